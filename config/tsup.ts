@@ -1,0 +1,32 @@
+import type { Options } from 'tsup';
+import { packageDefines, readPackageJson } from './package-json.ts';
+
+/** Options of {@link definePackageBuild}. */
+export interface PackageBuildOptions {
+  /**
+   * Entry names: each `name` builds `src/<name>.ts` to `dist/<name>.{js,cjs,d.ts,d.cts}`.
+   * Adding a subpath (for example `stdio`) is one more name here plus its `exports` entry.
+   */
+  entries: readonly string[];
+}
+
+/**
+ * The tsup config of a twofold package, run from the package's directory: ESM + CJS with
+ * per-format types. Dependencies stay external (tsup's default), so `@twofold/protocol` exists
+ * once at run time and its error classes keep `instanceof`.
+ */
+export function definePackageBuild(options: PackageBuildOptions): Options {
+  const pkg = readPackageJson(process.cwd());
+  return {
+    entry: Object.fromEntries(options.entries.map((name) => [name, `src/${name}.ts`])),
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    target: 'es2022',
+    // Neutral keeps root entries free of Node assumptions; Node-only subpaths import `node:*`,
+    // which must stay external rather than be resolved.
+    platform: 'neutral',
+    external: [/^node:/],
+    define: packageDefines(pkg),
+  };
+}

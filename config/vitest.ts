@@ -1,0 +1,23 @@
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { packageDefines, readPackageJson } from './package-json.ts';
+
+/** Options of {@link definePackageTest}. */
+export interface PackageTestOptions {
+  /** Only for a package that has no test yet; every scaffolded package has at least one. */
+  passWithNoTests?: boolean;
+}
+
+/**
+ * The vitest config of a twofold package, run from the package's directory. Tests run against
+ * `src/`, with the same build-time constants that tsup injects into `dist/`.
+ */
+export function definePackageTest(options: PackageTestOptions = {}): ViteUserConfig {
+  const pkg = readPackageJson(process.cwd());
+  return defineConfig({
+    define: packageDefines(pkg),
+    test: {
+      include: ['test/**/*.test.ts'],
+      passWithNoTests: options.passWithNoTests ?? false,
+    },
+  });
+}

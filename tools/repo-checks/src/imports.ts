@@ -1,0 +1,24 @@
+import ts from 'typescript';
+
+/** What a source file imports. */
+export interface FileImports {
+  /**
+   * Module specifiers of static imports, `export … from`, dynamic `import('…')`, `require('…')`
+   * and `import x = require('…')`, type-only ones included.
+   */
+  specifiers: string[];
+  /** `/// <reference types="…" />` directives. */
+  typeReferences: string[];
+}
+
+/**
+ * Lists the imports of a TypeScript source. TypeScript's own pre-processor does the scanning, so
+ * specifiers in comments (TSDoc examples) and strings are not mistaken for imports.
+ */
+export function scanImports(source: string): FileImports {
+  const info = ts.preProcessFile(source, true, true);
+  return {
+    specifiers: info.importedFiles.map((file) => file.fileName),
+    typeReferences: info.typeReferenceDirectives.map((ref) => ref.fileName),
+  };
+}

@@ -1,0 +1,71 @@
+import { builtinModules } from 'node:module';
+import { dirname, join } from 'node:path';
+import { scanImports } from './imports.ts';
+
+/** Reads a file, or returns undefined when it does not exist. */
+export type ReadSource = (path: string) => string | undefined;
+
+/** An import that makes an entry depend on Node (or that could not be followed). */
+export interface NeutralityViolation {
+  path: string;
+  specifier: string;
+  reason: string;
+}
+
+/** Whether `specifier` names a Node builtin (`node:fs`, `fs`, `fs/promises`, …). */
+export function isNodeBuiltin(specifier: string): boolean {
+  return specifier.startsWith('node:') || builtinModules.includes(specifier);
+}
+
+/** The file a relative specifier points at, trying the spellings TypeScript accepts. */
+function resolveRelative(from: string, specifier: string, read: ReadSource): string | undefined {
+  const base = join(dirname(from), specifier);
+  const candidates = [
+    base.replace(/\.(c|m)?js$/, '.$1ts'),
+    base,
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
+  return candidates.find((path) => path.endsWith('ts') && read(path) !== undefined);
+}
+
+/**
+ * Follows the relative imports from `entry` through the package's own source files and reports
+ * every Node builtin import, `/// <reference types="node" />`, and import of a `@twofold/*`
+ * entry point that is not in `neutralEntries` (for example a Node-only subpath).
+ * Third-party packages are not followed.
+ */
+export function checkRuntimeNeutral(
+  entry: string,
+  read: ReadSource,
+  neutralEntries: ReadonlySet<string>,
+): NeutralityViolation[] {
+  const violations: NeutralityViolation[] = [];
+  const seen = new Set<string>();
+  const queue = [entry];
+  for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const source = read(path);
+    if (source === undefined) {
+      violations.push({ path, specifier: '', reason: 'source file not found' });
+      continue;
+    }
+    const { specifiers, typeReferences } = scanImports(source);
+    if (typeReferences.includes('node')) {
+      violations.push({ path, specifier: 'types="node"', reason: 'references Node types' });
+    }
+    for (const specifier of specifiers) {
+      if (specifier.startsWith('.')) {
+        const target = resolveRelative(path, specifier, read);
+        if (target) queue.push(target);
+        else violations.push({ path, specifier, reason: 'cannot resolve relative import' });
+      } else if (isNodeBuiltin(specifier)) {
+        violations.push({ path, specifier, reason: 'imports a Node builtin' });
+      } else if (specifier.startsWith('@twofold/') && !neutralEntries.has(specifier)) {
+        violations.push({ path, specifier, reason: 'imports a twofold entry not known neutral' });
+      }
+    }
+  }
+  return violations;
+}

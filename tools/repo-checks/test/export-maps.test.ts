@@ -1,0 +1,94 @@
+// Pins the published surface of every package. Changing an export map here is a decision about
+// what users can import: make it in the same change as the package.json edit.
+import { describe, expect, it } from 'vitest';
+import { type PackageJson, publishedPackages } from '../src/workspace.ts';
+
+/** The exports entry of one tsup entry: ESM and CJS, each with its own types. */
+const dual = (name: string) => ({
+  import: { types: `./dist/${name}.d.ts`, default: `./dist/${name}.js` },
+  require: { types: `./dist/${name}.d.cts`, default: `./dist/${name}.cjs` },
+});
+
+/** The two entries every package has: the stable root and the experimental gate. */
+const rootAndExperimental = {
+  '.': dual('index'),
+  './experimental': dual('experimental'),
+  './package.json': './package.json',
+};
+
+const rootFields = {
+  main: './dist/index.cjs',
+  module: './dist/index.js',
+  types: './dist/index.d.ts',
+};
+
+/** The published surface of each package: `exports`, and `main`/`module`/`types`/`bin`. */
+const expected: Record<
+  string,
+  Pick<PackageJson, 'exports' | 'main' | 'module' | 'types' | 'bin'>
+> = {
+  '@twofold/protocol': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/transports': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/server': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/client': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/registry-adapter': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/cli': { exports: rootAndExperimental, ...rootFields },
+};
+
+/** Nested key order: condition order in `exports` matters to resolvers (`types` first). */
+function keyOrder(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return null;
+  return Object.entries(value).map(([key, inner]) => [key, keyOrder(inner)]);
+}
+
+const packages = publishedPackages();
+
+describe('export maps', () => {
+  it('covers exactly the packages under packages/', () => {
+    expect(packages.map((pkg) => pkg.json.name).sort()).toEqual(Object.keys(expected).sort());
+  });
+
+  it('spells one entry as ESM and CJS with per-format types', () => {
+    expect(dual('index')).toEqual({
+      import: { types: './dist/index.d.ts', default: './dist/index.js' },
+      require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
+    });
+  });
+
+  for (const { json } of packages) {
+    describe(json.name, () => {
+      const surface = {
+        exports: json.exports,
+        main: json.main,
+        module: json.module,
+        types: json.types,
+        bin: json.bin,
+      };
+
+      it('has the pinned export map and entry fields', () => {
+        expect(surface).toEqual({ bin: undefined, ...expected[json.name] });
+        expect(keyOrder(json.exports)).toEqual(keyOrder(expected[json.name]?.exports));
+      });
+
+      it('is an ESM-first, side-effect-free, public package', () => {
+        expect(json).toMatchObject({
+          version: expect.any(String),
+          license: 'MIT',
+          type: 'module',
+          sideEffects: false,
+          engines: { node: '>=20' },
+          files: ['dist', 'README.md'],
+          publishConfig: { access: 'public' },
+        });
+        expect(json.private).toBeUndefined();
+      });
+
+      it('depends on other twofold packages through workspace:^', () => {
+        const all = { ...json.dependencies, ...json.peerDependencies, ...json.devDependencies };
+        for (const [name, range] of Object.entries(all)) {
+          if (name.startsWith('@twofold/')) expect(range, name).toBe('workspace:^');
+        }
+      });
+    });
+  }
+});
