@@ -1,0 +1,126 @@
+/**
+ * The experimental API of `@twofold/protocol`: the MCP wire for revisions 2026-07-28,
+ * 2025-11-25, 2025-06-18 and 2024-11-05. Importing this path opts in to APIs that may change
+ * in any minor release (see docs/stability.md).
+ *
+ * @experimental
+ * @packageDocumentation
+ */
+
+export {
+  classifyInbound,
+  type HttpPostFacts,
+  type HttpRoute,
+  type InboundEra,
+  routeHttpPost,
+} from './era';
+export {
+  ErrorCode,
+  type ErrorObject,
+  HeaderMismatchError,
+  LocalError,
+  LocalErrorCode,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  UnsupportedProtocolVersionError,
+} from './errors';
+export {
+  buildRequestHeaders,
+  checkRequestHeaders,
+  decodeHeaderValue,
+  encodeArgumentForHeader,
+  encodeHeaderValue,
+  encodeParamValue,
+  type HeaderCheckResult,
+  type HeaderDecodeResult,
+  MCP_METHOD_HEADER,
+  MCP_NAME_HEADER,
+  MCP_PARAM_HEADER_PREFIX,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_SESSION_ID_HEADER,
+  mcpNameFor,
+} from './http-headers';
+export {
+  createErrorResponse,
+  createNotification,
+  createRequest,
+  createResultResponse,
+  type DecodedMessage,
+  type DecodeResult,
+  decodeMessage,
+  isRequestId,
+  JSONRPC_VERSION,
+  type JsonRpcErrorResponse,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResultResponse,
+  parseMessage,
+} from './jsonrpc';
+export {
+  buildRequestMeta,
+  META_KEYS,
+  protocolVersionOf,
+  type RequestEnvelope,
+  readRequestEnvelope,
+  readTraceContext,
+  subscriptionIdOf,
+  type TraceContext,
+  withServerInfo,
+} from './meta';
+export {
+  classifyHttpProbe,
+  classifyLegacyInitializeStatus,
+  classifyStdioProbe,
+  type HttpProbeObservation,
+  type ProbeObservation,
+  type ProbeOptions,
+  type ProbeVerdict,
+} from './probe';
+export {
+  findMethod,
+  getWire,
+  type MethodSchema,
+  type Parsed,
+  parseParams,
+  parseResult,
+  type Sender,
+  type Wire,
+  type WireFeatures,
+} from './registry';
+export {
+  CACHEABLE_METHODS,
+  type CacheHints,
+  type CacheScope,
+  INPUT_REQUIRED_METHODS,
+  type Page,
+  ResultType,
+  readCacheHints,
+  resultTypeOf,
+} from './results';
+export type { MessageContext, Transport, TransportSendOptions } from './transport';
+export type * from './types';
+export {
+  type Era,
+  eraOf,
+  isLegacyVersion,
+  isModernVersion,
+  isSupportedVersion,
+  LATEST_LEGACY_VERSION,
+  LATEST_VERSION,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  MODERN_VERSIONS,
+  type ModernVersion,
+  type ProtocolVersion,
+  SUPPORTED_VERSIONS,
+  selectLegacyVersion,
+  selectMutualVersion,
+} from './versions';
+export {
+  type CollectHeaderParamsResult,
+  collectHeaderParams,
+  extractHeaderParamValues,
+  type McpHeaderParam,
+} from './x-mcp-header';

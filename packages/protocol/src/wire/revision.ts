@@ -1,0 +1,80 @@
+/** A revision's wire: its method table and every named definition, built once on first use. */
+import type { z } from 'zod';
+import * as content from './content';
+import {
+  addMethodDefinitions,
+  envelopeDefinitions,
+  errorDefinitions,
+  messageUnions,
+  sharedDefinitions,
+} from './definitions';
+import * as elicitation from './elicitation';
+import type { WireFeatures } from './features';
+import { requestParams } from './messages';
+import { buildInputRequest, type MethodSchema } from './method-spec';
+import { buildMethodTable, elicitParams } from './method-table';
+
+/**
+ * The schemas of one protocol revision.
+ *
+ * @experimental
+ */
+export interface Wire {
+  /** The revision's version string, e.g. `2026-07-28`. */
+  readonly version: string;
+  readonly era: 'modern' | 'legacy';
+  readonly features: WireFeatures;
+  /** Every JSON-RPC method of the revision, requests and notifications, by method name. */
+  readonly methods: ReadonlyMap<string, MethodSchema>;
+  /**
+   * The MRTR input requests of a modern revision (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`): not JSON-RPC methods there, but embedded in
+   * `input_required` results. Empty for legacy revisions, where they are methods.
+   */
+  readonly inputRequests: ReadonlyMap<string, MethodSchema>;
+  /** Schemas by the name the revision's `schema.json` gives the definition. */
+  readonly definitions: Readonly<Record<string, z.ZodType>>;
+}
+
+export function buildWire(version: string, f: WireFeatures): Wire {
+  const table = buildMethodTable(f);
+  const defs: Record<string, z.ZodType> = {
+    ...sharedDefinitions(f),
+    Tool: table.Tool,
+    ContentBlock: table.ContentBlock,
+    PromptMessage: table.PromptMessage,
+    ...errorDefinitions(f),
+    ...envelopeDefinitions(f),
+  };
+  const elicit = elicitParams(f);
+  if (elicit) {
+    defs.PrimitiveSchemaDefinition = elicitation.primitiveSchemaDefinition(f);
+    defs.ElicitRequestFormParams = elicit.form;
+    if (elicit.url) defs.ElicitRequestURLParams = elicit.url;
+  }
+  defs.SamplingMessage = content.samplingMessage(f);
+  if (f.samplingTools) defs.SamplingMessageContentBlock = content.samplingContentBlock(f);
+  for (const m of table.methods) addMethodDefinitions(defs, m, f);
+  defs.PaginatedRequestParams = defs.ListToolsRequestParams as z.ZodType;
+  defs.RequestParams = defs.PingRequestParams ?? (defs.DiscoverRequestParams as z.ZodType);
+
+  const inputRequests = new Map<string, MethodSchema>();
+  if (table.mrtr) {
+    const { params, ...pieces } = table.mrtr;
+    Object.assign(defs, pieces, { InputResponseRequestParams: requestParams(f, params, false) });
+    for (const spec of table.clientFeatures) {
+      const m = buildInputRequest(spec);
+      inputRequests.set(m.method, m);
+      addMethodDefinitions(defs, m, f, true);
+    }
+  }
+  Object.assign(defs, messageUnions(table.methods, defs));
+  return {
+    version,
+    era: f.modern ? 'modern' : 'legacy',
+    features: f,
+    methods: new Map(table.methods.map((m) => [m.method, m])),
+    inputRequests,
+    definitions: defs,
+  };
+}
