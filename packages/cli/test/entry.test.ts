@@ -1,18 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describeStableEntry } from '../../../config/stable-entry.ts';
 import pkg from '../package.json';
 import * as root from '../src/index';
 
-// The experimental gate: the root entry exports only what is stable.
-describe('@twofold/cli root entry', () => {
-  it('exports exactly version and experimentalEntry', () => {
-    expect(Object.keys(root).sort()).toEqual(['experimentalEntry', 'version']);
-  });
-
-  it('reports the package.json version', () => {
-    expect(root.version).toBe(pkg.version);
-  });
-
-  it('names the experimental entry', () => {
-    expect(root.experimentalEntry).toBe('@twofold/cli/experimental');
-  });
-});
+describeStableEntry(pkg, root);
