@@ -1,0 +1,13 @@
+/**
+ * `pnpm bench [--quick]`: runs twofold's benchmarks beside the official MCP SDK and prints
+ * Markdown tables of medians with min–max and ratios. Installs nothing at run time.
+ */
+import { runProtocolMicro } from './protocol-micro';
+
+const quick = process.argv.includes('--quick');
+console.log(`# twofold benchmarks${quick ? ' (quick)' : ''}\n`);
+console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
+console.log(
+  '## Wire layer: parse + validate (higher is better; ratio > 1 means faster than the official core)\n',
+);
+console.log(runProtocolMicro(quick));
