@@ -1,7 +1,14 @@
 /** Content blocks and resource contents, with the block set each revision allows. */
 import { z } from 'zod';
 import type { WireFeatures } from './features';
-import { Annotations, baseMetadata, describedEntity, MetaObject, Role } from './primitives';
+import {
+  Annotations,
+  baseMetadata,
+  describedEntity,
+  JsonObject,
+  MetaObject,
+  Role,
+} from './primitives';
 
 const blockCommon = { annotations: Annotations.optional(), _meta: MetaObject.optional() };
 
@@ -68,7 +75,7 @@ export function toolUseContent() {
     type: z.literal('tool_use'),
     id: z.string(),
     name: z.string(),
-    input: z.record(z.string(), z.unknown()),
+    input: JsonObject,
     _meta: MetaObject.optional(),
   });
 }
@@ -86,9 +93,7 @@ export function toolResultContent(f: WireFeatures) {
 
 /** `structuredContent`: an object up to 2025-11-25, any JSON value from 2026-07-28. */
 export function structuredContent(f: WireFeatures) {
-  return f.structuredContent === 'any'
-    ? z.unknown().optional()
-    : z.record(z.string(), z.unknown()).optional();
+  return f.structuredContent === 'any' ? z.unknown().optional() : JsonObject.optional();
 }
 
 /** One block of a sampling message, per revision. */

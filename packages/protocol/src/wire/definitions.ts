@@ -7,7 +7,7 @@ import * as entities from './entities';
 import type { WireFeatures } from './features';
 import * as msg from './messages';
 import type { MethodSchema } from './method-spec';
-import { SubscriptionFilter } from './method-table';
+import { ListenResultMetaObject, SubscriptionFilter } from './method-table';
 import * as p from './primitives';
 import * as sampling from './sampling';
 import * as tasks from './tasks';
@@ -111,6 +111,7 @@ export function sharedDefinitions(f: WireFeatures): Defs {
       JSONArray: z.array(z.unknown()),
       ResultType: z.string(),
       SubscriptionFilter,
+      SubscriptionsListenResultMetaObject: ListenResultMetaObject,
       CacheableResult: msg.result(f, msg.cacheHints).extend({ resultType: z.string() }),
     });
   }
@@ -147,7 +148,7 @@ export function errorDefinitions(f: WireFeatures): Defs {
 
 /** The generic JSON-RPC shapes: any request, notification, result or message. */
 export function envelopeDefinitions(f: WireFeatures): Defs {
-  const params = z.record(z.string(), z.unknown());
+  const params = p.JsonObject;
   const Result = f.modern
     ? z.looseObject({ resultType: z.string(), _meta: msg.ResultMetaObject.optional() })
     : z.looseObject({ _meta: p.MetaObject.optional() });
@@ -205,21 +206,59 @@ export function addMethodDefinitions(
   if (f.modern && !embedded) defs[`${m.resultDefinition}Response`] = msg.resultResponse(m.result);
 }
 
-/** `ClientRequest`, `ServerNotification`, … as unions of the revision's messages. */
+/**
+ * `ClientRequest`, `ServerNotification`, … as unions of the revision's messages, and
+ * `ServerResult` / `ClientResult` as unions of the results each side sends.
+ */
 export function messageUnions(methods: readonly MethodSchema[], defs: Defs): Defs {
+  const bySender = (kind: MethodSchema['kind'], side: 'client' | 'server') =>
+    methods.filter((m) => m.kind === kind && (m.sender === side || m.sender === 'both'));
   const union = (kind: MethodSchema['kind'], side: 'client' | 'server') => {
-    const options = methods
-      .filter((m) => m.kind === kind && (m.sender === side || m.sender === 'both'))
+    const options = bySender(kind, side)
       .map((m) => defs[m.definition])
       .filter((s): s is z.ZodType => s !== undefined);
     return options.length > 0 ? { [`${cap(side)}${cap(kind)}`]: z.union(options) } : {};
   };
+  // The side that answers a request sends its result: servers answer client requests.
+  const results = (answered: 'client' | 'server') =>
+    z.union([
+      defs.Result as z.ZodType,
+      ...bySender('request', answered).flatMap((m) => (m.result ? [m.result] : [])),
+    ]);
   return {
     ...union('request', 'client'),
     ...union('request', 'server'),
     ...union('notification', 'client'),
     ...union('notification', 'server'),
+    ServerResult: results('client'),
+    ClientResult: results('server'),
   };
+}
+
+/** The generic building blocks the spec names: paginated shapes, bare params, annotations. */
+export function genericDefinitions(f: WireFeatures, defs: Defs): Defs {
+  const out: Defs = {
+    NotificationParams: msg.notificationParams(f, {}, false),
+    PaginatedRequest: z.looseObject({
+      jsonrpc: msg.JsonRpcVersion,
+      id: p.RequestId,
+      method: z.string(),
+      params: defs.ListToolsRequestParams as z.ZodType,
+    }),
+    PaginatedResult: msg.result(f, { nextCursor: p.Cursor.optional() }),
+    ResourceRequestParams: msg.requestParams(f, { uri: z.string() }, false),
+  };
+  if (!f.richContent) out.Annotated = z.looseObject({ annotations: p.Annotations.optional() });
+  if (f.tasks) {
+    out.TaskAugmentedRequestParams = msg.requestParams(f, tasks.taskParamField, false);
+    out.URLElicitationRequiredError = msg.errorResponse(
+      msg.errorWithCode(
+        -32042,
+        z.looseObject({ elicitations: z.array(defs.ElicitRequestURLParams as z.ZodType) }),
+      ),
+    );
+  }
+  return out;
 }
 
 function cap(s: string): string {

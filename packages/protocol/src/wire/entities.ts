@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { PromptArgument } from './content';
 import type { WireFeatures } from './features';
-import { Annotations, describedEntity, MetaObject, Role } from './primitives';
+import { Annotations, describedEntity, JsonObject, MetaObject, Role } from './primitives';
 
 export const ToolAnnotations = z.looseObject({
   title: z.string().optional(),
@@ -24,14 +24,14 @@ export const ToolInputSchema = z.looseObject({
 
 /** Up to 2025-11-25 the wire also types `properties` (schema objects) and `required`. */
 const LegacyObjectSchema = ToolInputSchema.extend({
-  properties: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  properties: z.record(z.string(), JsonObject).optional(),
   required: z.array(z.string()).optional(),
 });
 
 export function tool(f: WireFeatures) {
   const modern = f.structuredContent === 'any';
   // Up to 2025-11-25 the output schema must also be an object schema; 2026 allows any schema.
-  const outputSchema = modern ? z.record(z.string(), z.unknown()) : LegacyObjectSchema;
+  const outputSchema = modern ? JsonObject : LegacyObjectSchema;
   return z.looseObject({
     ...describedEntity,
     inputSchema: modern ? ToolInputSchema : LegacyObjectSchema,

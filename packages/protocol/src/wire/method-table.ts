@@ -25,6 +25,7 @@ import {
 import {
   Cursor,
   Implementation,
+  JsonObject,
   LoggingLevel,
   MetaObject,
   ProgressToken,
@@ -66,7 +67,7 @@ export function buildMethodTable(f: WireFeatures) {
     {
       method: 'tools/call',
       definition: 'CallToolRequest',
-      params: { name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() },
+      params: { name: z.string(), arguments: JsonObject.optional() },
       result: {
         content: z.array(ContentBlock),
         structuredContent: structuredContent(f),
@@ -206,6 +207,11 @@ const completeRequest = (f: WireFeatures): RequestSpec => ({
   resultDefinition: 'CompleteResult',
 });
 
+/** The listen result's `_meta`: it must name the subscription (the listen request id). */
+export const ListenResultMetaObject = ResultMetaObject.extend({
+  'io.modelcontextprotocol/subscriptionId': RequestId,
+});
+
 const listenRequest: RequestSpec = {
   method: 'subscriptions/listen',
   definition: 'SubscriptionsListenRequest',
@@ -213,7 +219,7 @@ const listenRequest: RequestSpec = {
   resultDefinition: 'SubscriptionsListenResult',
   result: z.looseObject({
     resultType: z.literal('complete'),
-    _meta: ResultMetaObject.extend({ 'io.modelcontextprotocol/subscriptionId': RequestId }),
+    _meta: ListenResultMetaObject,
   }),
 };
 

@@ -3,6 +3,7 @@
  * schema closes its objects, and a peer on a newer revision may add fields we must pass on.
  */
 import { z } from 'zod';
+import { isRecord } from '../util';
 
 /** JSON-RPC request id: a string or a number, never null. */
 export const RequestId = z.union([z.string(), z.number().int()]);
@@ -24,9 +25,11 @@ export const LoggingLevel = z.enum([
 /** Any JSON value (validated structurally by JSON.parse already; kept opaque here). */
 export const JsonValue = z.unknown();
 /** A JSON object whose values are not inspected. */
-export const JsonObject = z.record(z.string(), z.unknown());
+export const JsonObject = z.custom<Record<string, unknown>>(isRecord, {
+  message: 'Expected an object',
+});
 /** A `_meta` object: open-ended, keyed by prefixed names. */
-export const MetaObject = z.record(z.string(), z.unknown());
+export const MetaObject = JsonObject;
 export const nonNegativeInt = z.number().int().min(0);
 export const unitInterval = z.number().min(0).max(1);
 

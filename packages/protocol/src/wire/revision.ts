@@ -5,6 +5,7 @@ import {
   addMethodDefinitions,
   envelopeDefinitions,
   errorDefinitions,
+  genericDefinitions,
   messageUnions,
   sharedDefinitions,
 } from './definitions';
@@ -68,7 +69,7 @@ export function buildWire(version: string, f: WireFeatures): Wire {
       addMethodDefinitions(defs, m, f, true);
     }
   }
-  Object.assign(defs, messageUnions(table.methods, defs));
+  Object.assign(defs, messageUnions(table.methods, defs), genericDefinitions(f, defs));
   return {
     version,
     era: f.modern ? 'modern' : 'legacy',
