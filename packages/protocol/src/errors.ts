@@ -148,6 +148,8 @@ export const LocalErrorCode = {
   InvalidMessage: 'INVALID_MESSAGE',
   ProcessExited: 'PROCESS_EXITED',
   HttpError: 'HTTP_ERROR',
+  /** A legacy HTTP session the server no longer knows (404): re-initialize without its id. */
+  SessionExpired: 'SESSION_EXPIRED',
   Unauthorized: 'UNAUTHORIZED',
   NoMutualVersion: 'NO_MUTUAL_VERSION',
   EraDetectionFailed: 'ERA_DETECTION_FAILED',

@@ -45,6 +45,11 @@ export interface MessageContext {
   headers?: Readonly<Record<string, string>>;
   /** The legacy session the message belongs to, when there is one. */
   sessionId?: string;
+  /**
+   * The HTTP status of the response that carried this message (client side). A dual-era client
+   * needs it: a JSON-RPC error in a 400 or 404 is era evidence, the same error in a 200 is not.
+   */
+  httpStatus?: number;
   /** Aborted when the peer stops waiting for this request (e.g. the HTTP stream closed). */
   signal?: AbortSignal;
 }

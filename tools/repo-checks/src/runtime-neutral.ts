@@ -12,9 +12,13 @@ export interface NeutralityViolation {
   reason: string;
 }
 
-/** Whether `specifier` names a Node builtin (`node:fs`, `fs`, `fs/promises`, …). */
+/** Third-party packages that only run on Node (they wrap child_process or node:net). */
+const NODE_ONLY_PACKAGES = ['undici', 'cross-spawn'];
+
+/** Whether `specifier` names a Node builtin (`node:fs`, `fs`, `fs/promises`, …) or a Node-only package. */
 export function isNodeBuiltin(specifier: string): boolean {
-  return specifier.startsWith('node:') || builtinModules.includes(specifier);
+  const bare = specifier.split('/')[0] ?? specifier;
+  return specifier.startsWith('node:') || builtinModules.includes(specifier) || NODE_ONLY_PACKAGES.includes(bare);
 }
 
 /** The file a relative specifier points at, trying the spellings TypeScript accepts. */

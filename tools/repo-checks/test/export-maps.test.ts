@@ -28,7 +28,19 @@ const expected: Record<
   Pick<PackageJson, 'exports' | 'main' | 'module' | 'types' | 'bin'>
 > = {
   '@twofold/protocol': { exports: rootAndExperimental, ...rootFields },
-  '@twofold/transports': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/transports': {
+    // Node-only code lives on named subpaths; the root and experimental entries stay neutral.
+    exports: {
+      '.': dual('index'),
+      './experimental': dual('experimental'),
+      './stdio': dual('stdio'),
+      './http': dual('http'),
+      './node': dual('node'),
+      './testing': dual('testing'),
+      './package.json': './package.json',
+    },
+    ...rootFields,
+  },
   '@twofold/server': { exports: rootAndExperimental, ...rootFields },
   '@twofold/client': { exports: rootAndExperimental, ...rootFields },
   '@twofold/registry-adapter': { exports: rootAndExperimental, ...rootFields },

@@ -14,6 +14,7 @@ const neutralEntries = new Set([
   '@twofold/protocol',
   '@twofold/protocol/experimental',
   '@twofold/transports',
+  '@twofold/transports/experimental',
   '@twofold/server',
   '@twofold/client',
   '@twofold/registry-adapter',

@@ -1,0 +1,132 @@
+/**
+ * The contract between the Streamable HTTP server core (HTTP duties: security checks, limits,
+ * content negotiation, header validation, SSE, sessions plumbing) and whatever implements MCP on
+ * top of it (`@twofold/server`). Runtime-neutral: web `Request`/`Response` only.
+ */
+import type {
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  McpHeaderParam,
+  Transport,
+} from '@twofold/protocol/experimental';
+
+/**
+ * One inbound POST being answered. The answer is a single JSON body unless something is sent
+ * before the response, in which case it becomes an SSE stream (notifications, then the
+ * response, then the end of the stream).
+ *
+ * @experimental
+ */
+export interface HttpExchange {
+  /** The request's headers. */
+  readonly headers: Headers;
+  /** Fires when the client goes away (modern: that is the cancellation of the request). */
+  readonly signal: AbortSignal;
+  /** The legacy session, when the POST belongs to one. */
+  readonly sessionId?: string | undefined;
+  /** Sends a message about this request before its response (progress, log): switches to SSE. */
+  notify(message: JsonRpcNotification): Promise<void>;
+  /**
+   * Sends the response and ends the exchange. A JSON answer's HTTP status follows the error
+   * code (-32020/-32021/-32022 → 400, -32601 → 404, else 200) unless `status` is given.
+   */
+  respond(message: JsonRpcResponse, options?: { status?: number }): Promise<void>;
+  /**
+   * Opens the SSE stream now and keeps it open with keep-alive comments (for
+   * `subscriptions/listen`): later `notify` calls go out at once; `respond` ends it.
+   */
+  openStream(): Promise<void>;
+}
+
+/**
+ * Handles one modern (2026-07-28) request or notification, statelessly. For a notification the
+ * core has already answered 202; `exchange.respond` is not called.
+ *
+ * @experimental
+ */
+export type ModernHandler = (
+  message: JsonRpcRequest | JsonRpcNotification,
+  exchange: HttpExchange,
+) => void | Promise<void>;
+
+/**
+ * A legacy Streamable HTTP session, server side: a `Transport` whose `send` routes a message to
+ * the POST stream of the request it answers (`relatedRequestId`) or, unrelated, to the
+ * session's GET stream (queued until one is open, replayable through an `EventStore`).
+ *
+ * @experimental
+ */
+export interface LegacySession extends Transport {
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Stores SSE events of legacy sessions so a client reconnecting with `Last-Event-ID` gets what
+ * it missed on that stream. Event ids must be unique across a session's streams.
+ *
+ * @experimental
+ */
+export interface EventStore {
+  /** Stores a message sent on `streamId` and returns its event id. */
+  storeEvent(streamId: string, message: JsonRpcMessage): Promise<string>;
+  /** Replays the events after `lastEventId` on its stream, in order; returns that stream's id. */
+  replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
+  ): Promise<string | undefined>;
+}
+
+/**
+ * What the server package implements for legacy clients (2025-11-25 / 2025-06-18 / 2024-11-05
+ * Streamable HTTP). Absent: the endpoint is modern-only (legacy POSTs 400, GET and DELETE 405).
+ *
+ * @experimental
+ */
+export interface LegacyHooks {
+  /**
+   * An `initialize` arrived: connect a new session's transport to the server's legacy protocol
+   * logic. The core delivers the initialize message to it next and, unless `stateless`, mints
+   * the `Mcp-Session-Id` returned on the initialize response.
+   */
+  onSession(session: LegacySession): void | Promise<void>;
+  /** Serve legacy clients without sessions: every POST gets a one-shot session. */
+  stateless?: boolean;
+  /** Enables resumability of GET and POST streams. */
+  eventStore?: EventStore;
+  /** Sessions idle longer than this are closed (default: 30 minutes). */
+  idleTimeoutMs?: number;
+}
+
+/**
+ * Options of the Streamable HTTP server core.
+ *
+ * @experimental
+ */
+export interface HttpServerCoreOptions {
+  /** Modern requests and notifications. Absent: modern POSTs are answered 400 (-32022). */
+  modern?: ModernHandler;
+  legacy?: LegacyHooks;
+  /**
+   * Origins allowed to call the endpoint (DNS-rebinding protection; 403 otherwise). Default:
+   * when the request's Host is a loopback name, a present `Origin` must be loopback too.
+   */
+  allowedOrigins?: readonly string[];
+  /** Host header values accepted (403 otherwise). The node adapter fills it for loopback binds. */
+  allowedHosts?: readonly string[];
+  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
+  maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments on open streams. Default 15 s. */
+  keepAliveIntervalMs?: number;
+  /** The `x-mcp-header` parameters of a tool, to check `Mcp-Param-*` on `tools/call`. */
+  headerParams?: (toolName: string) => readonly McpHeaderParam[] | undefined;
+}
+
+/**
+ * A web-standard request handler (fetch-style): works in Node (through the adapter), Deno, Bun
+ * and Workers.
+ *
+ * @experimental
+ */
+export type HttpHandler = (request: Request) => Promise<Response>;

@@ -1,0 +1,6 @@
+/**
+ * `@twofold/transports/node` (Node only). Every export here is experimental.
+ *
+ * @packageDocumentation
+ */
+export {};
