@@ -69,6 +69,7 @@ export {
   type TraceContext,
   withServerInfo,
 } from './meta';
+export type * from './method-types';
 export {
   classifyHttpProbe,
   classifyLegacyInitializeStatus,

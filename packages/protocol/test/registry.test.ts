@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { buildRequestMeta } from '../src/meta';
+import type {
+  CallToolRequestParams,
+  CallToolResult,
+  DiscoverResult,
+  ListToolsResult,
+} from '../src/method-types';
 import { findMethod, getWire, parseParams, parseResult } from '../src/registry';
+import type { ContentBlock } from '../src/types';
 import { SUPPORTED_VERSIONS } from '../src/versions';
 
 const meta = buildRequestMeta({ protocolVersion: '2026-07-28', clientCapabilities: {} });
@@ -95,5 +102,26 @@ describe('parseResult', () => {
     const result = { content: [{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }] };
     expect(parseResult(getWire('2024-11-05'), 'tools/call', result).ok).toBe(false);
     expect(parseResult(getWire('2025-06-18'), 'tools/call', result).ok).toBe(true);
+  });
+});
+
+describe('method types follow the schemas', () => {
+  it('a parsed tools/call result fits CallToolResult, and the types reject what the schema rejects', () => {
+    const parsed = parseResult(getWire('2026-07-28'), 'tools/call', {
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'hi' }],
+    });
+    expect(parsed.ok).toBe(true);
+    const result: CallToolResult = { content: [{ type: 'text', text: 'hi' }], isError: false };
+    expectTypeOf(result.content[0]).toExtend<ContentBlock | undefined>();
+    // @ts-expect-error: content is required by the schema, so by the type too
+    const missing: CallToolResult = { isError: true };
+    expect(missing).toBeDefined();
+    expectTypeOf<ListToolsResult['tools'][number]['name']>().toEqualTypeOf<string>();
+    expectTypeOf<ListToolsResult['ttlMs']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<CallToolRequestParams['arguments']>().toEqualTypeOf<
+      Record<string, unknown> | undefined
+    >();
+    expectTypeOf<DiscoverResult['supportedVersions']>().toEqualTypeOf<string[]>();
   });
 });

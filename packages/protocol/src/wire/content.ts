@@ -1,6 +1,6 @@
 /** Content blocks and resource contents, with the block set each revision allows. */
 import { z } from 'zod';
-import type { WireFeatures } from './features';
+import { perRevision, type WireFeatures } from './features';
 import {
   Annotations,
   baseMetadata,
@@ -58,8 +58,8 @@ export const Resource = z.looseObject(resourceFields);
 export const ResourceLink = z.looseObject({ ...resourceFields, type: z.literal('resource_link') });
 
 /** The content blocks a revision allows in tool results and prompt messages. */
-export function contentBlock(f: WireFeatures) {
-  return f.richContent
+export const contentBlock = perRevision((f) =>
+  f.richContent
     ? z.discriminatedUnion('type', [
         TextContent,
         ImageContent,
@@ -67,8 +67,8 @@ export function contentBlock(f: WireFeatures) {
         ResourceLink,
         EmbeddedResource,
       ])
-    : z.discriminatedUnion('type', [TextContent, ImageContent, EmbeddedResource]);
-}
+    : z.discriminatedUnion('type', [TextContent, ImageContent, EmbeddedResource]),
+);
 
 export function toolUseContent() {
   return z.looseObject({

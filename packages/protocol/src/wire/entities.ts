@@ -1,7 +1,7 @@
 /** Tools, prompts, resource templates and roots, per revision. */
 import { z } from 'zod';
 import { PromptArgument } from './content';
-import type { WireFeatures } from './features';
+import { perRevision } from './features';
 import { Annotations, describedEntity, JsonObject, MetaObject, Role } from './primitives';
 
 export const ToolAnnotations = z.looseObject({
@@ -28,7 +28,7 @@ const LegacyObjectSchema = ToolInputSchema.extend({
   required: z.array(z.string()).optional(),
 });
 
-export function tool(f: WireFeatures) {
+export const tool = perRevision((f) => {
   const modern = f.structuredContent === 'any';
   // Up to 2025-11-25 the output schema must also be an object schema; 2026 allows any schema.
   const outputSchema = modern ? JsonObject : LegacyObjectSchema;
@@ -39,7 +39,7 @@ export function tool(f: WireFeatures) {
     annotations: ToolAnnotations.optional(),
     ...(f.tasks ? { execution: ToolExecution.optional() } : {}),
   });
-}
+});
 
 export const Prompt = z.looseObject({
   ...describedEntity,

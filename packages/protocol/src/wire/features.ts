@@ -53,3 +53,19 @@ export const FEATURES_2026_07_28: WireFeatures = {
   elicitation: 'form-and-url',
   tasks: false,
 };
+
+/**
+ * Builds a schema once per revision: factories called from several places (the method table,
+ * the named definitions, the typed shapes) share one instance.
+ */
+export function perRevision<T>(build: (f: WireFeatures) => T): (f: WireFeatures) => T {
+  const built = new WeakMap<WireFeatures, T>();
+  return (f) => {
+    let value = built.get(f);
+    if (value === undefined) {
+      value = build(f);
+      built.set(f, value);
+    }
+    return value;
+  };
+}

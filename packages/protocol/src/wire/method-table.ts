@@ -1,16 +1,8 @@
 /** One revision's method table, built from the feature flags of that revision. */
 import { z } from 'zod';
-import { ClientCapabilities, ServerCapabilities } from './capabilities';
-import { AnyResourceContents, contentBlock, Resource, structuredContent } from './content';
+import { contentBlock } from './content';
 import { elicitFormFields, elicitResultFields, elicitUrlFields } from './elicitation';
-import {
-  CompletionReference,
-  Prompt,
-  promptMessage,
-  ResourceTemplate,
-  Root,
-  tool,
-} from './entities';
+import { promptMessage, Root, tool } from './entities';
 import type { WireFeatures } from './features';
 import { ResultMetaObject } from './messages';
 import {
@@ -22,20 +14,13 @@ import {
   type NotificationSpec,
   type RequestSpec,
 } from './method-spec';
-import {
-  Cursor,
-  Implementation,
-  JsonObject,
-  LoggingLevel,
-  MetaObject,
-  ProgressToken,
-  RequestId,
-} from './primitives';
+import { Cursor, LoggingLevel, MetaObject, ProgressToken, RequestId } from './primitives';
 import { createMessageFields, createMessageResultFields } from './sampling';
+import * as shapes from './shapes';
 import { TaskMetadata, taskNotifications, taskRequests } from './tasks';
 
-const paginated = { cursor: Cursor.optional() };
-const nextCursor = { nextCursor: Cursor.optional() };
+const _paginated = { cursor: Cursor.optional() };
+const _nextCursor = { nextCursor: Cursor.optional() };
 const emptyParams = {};
 
 export const SubscriptionFilter = z.looseObject({
@@ -58,21 +43,17 @@ export function buildMethodTable(f: WireFeatures) {
     {
       method: 'tools/list',
       definition: 'ListToolsRequest',
-      params: paginated,
+      params: shapes.paginatedParams,
       optionalParams: true,
-      result: { tools: z.array(Tool), ...nextCursor },
+      result: shapes.listToolsResult(f),
       resultDefinition: 'ListToolsResult',
       cacheable: true,
     },
     {
       method: 'tools/call',
       definition: 'CallToolRequest',
-      params: { name: z.string(), arguments: JsonObject.optional() },
-      result: {
-        content: z.array(ContentBlock),
-        structuredContent: structuredContent(f),
-        isError: z.boolean().optional(),
-      },
+      params: shapes.callToolParams,
+      result: shapes.callToolResult(f),
       resultDefinition: 'CallToolResult',
       inputRequired: true,
       taskAugmented: true,
@@ -80,43 +61,43 @@ export function buildMethodTable(f: WireFeatures) {
     {
       method: 'prompts/list',
       definition: 'ListPromptsRequest',
-      params: paginated,
+      params: shapes.paginatedParams,
       optionalParams: true,
-      result: { prompts: z.array(Prompt), ...nextCursor },
+      result: shapes.listPromptsResult,
       resultDefinition: 'ListPromptsResult',
       cacheable: true,
     },
     {
       method: 'prompts/get',
       definition: 'GetPromptRequest',
-      params: { name: z.string(), arguments: z.record(z.string(), z.string()).optional() },
-      result: { description: z.string().optional(), messages: z.array(PromptMessage) },
+      params: shapes.getPromptParams,
+      result: shapes.getPromptResult(f),
       resultDefinition: 'GetPromptResult',
       inputRequired: true,
     },
     {
       method: 'resources/list',
       definition: 'ListResourcesRequest',
-      params: paginated,
+      params: shapes.paginatedParams,
       optionalParams: true,
-      result: { resources: z.array(Resource), ...nextCursor },
+      result: shapes.listResourcesResult,
       resultDefinition: 'ListResourcesResult',
       cacheable: true,
     },
     {
       method: 'resources/templates/list',
       definition: 'ListResourceTemplatesRequest',
-      params: paginated,
+      params: shapes.paginatedParams,
       optionalParams: true,
-      result: { resourceTemplates: z.array(ResourceTemplate), ...nextCursor },
+      result: shapes.listResourceTemplatesResult,
       resultDefinition: 'ListResourceTemplatesResult',
       cacheable: true,
     },
     {
       method: 'resources/read',
       definition: 'ReadResourceRequest',
-      params: { uri: z.string() },
-      result: { contents: z.array(AnyResourceContents) },
+      params: shapes.readResourceParams,
+      result: shapes.readResourceResult,
       resultDefinition: 'ReadResourceResult',
       cacheable: true,
       inputRequired: true,
@@ -179,31 +160,16 @@ const discoverRequest: RequestSpec = {
   method: 'server/discover',
   definition: 'DiscoverRequest',
   params: emptyParams,
-  result: {
-    supportedVersions: z.array(z.string()),
-    capabilities: ServerCapabilities,
-    instructions: z.string().optional(),
-  },
+  result: shapes.discoverResult,
   resultDefinition: 'DiscoverResult',
   cacheable: true,
 };
 
-/** 2026-07-28 caps completion values at 100 in the schema; earlier revisions only in prose. */
 const completeRequest = (f: WireFeatures): RequestSpec => ({
   method: 'completion/complete',
   definition: 'CompleteRequest',
-  params: {
-    ref: CompletionReference,
-    argument: z.looseObject({ name: z.string(), value: z.string() }),
-    context: z.looseObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
-  },
-  result: {
-    completion: z.looseObject({
-      values: f.modern ? z.array(z.string()).max(100) : z.array(z.string()),
-      total: z.number().int().optional(),
-      hasMore: z.boolean().optional(),
-    }),
-  },
+  params: shapes.completeParams,
+  result: shapes.completeResult(f),
   resultDefinition: 'CompleteResult',
 });
 
@@ -318,17 +284,8 @@ function legacyRequests(f: WireFeatures, clientFeatures: RequestSpec[]): Request
     {
       method: 'initialize',
       definition: 'InitializeRequest',
-      params: {
-        protocolVersion: z.string(),
-        capabilities: ClientCapabilities,
-        clientInfo: Implementation,
-      },
-      result: {
-        protocolVersion: z.string(),
-        capabilities: ServerCapabilities,
-        serverInfo: Implementation,
-        instructions: z.string().optional(),
-      },
+      params: shapes.initializeParams,
+      result: shapes.initializeResult,
       resultDefinition: 'InitializeResult',
     },
     {
