@@ -6,6 +6,8 @@
  * @packageDocumentation
  */
 
+import { isRecord } from './util';
+import { META_KEYS } from './wire/messages';
 import type { McpHeaderParam } from './x-mcp-header';
 
 /**
@@ -60,14 +62,9 @@ export type HeaderCheckResult = { ok: true } | { ok: false; header: string; reas
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
-const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 const BASE64_RE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // JSON number grammar: the body is JSON, so a mirrored integer is read the same way.
 const JSON_NUMBER_RE = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Own properties only, so keys such as `constructor` never resolve through the prototype.
 function ownValue(value: unknown, key: string): unknown {
@@ -346,7 +343,7 @@ export function checkRequestHeaders(
   if (version == null) return fail(MCP_PROTOCOL_VERSION_HEADER, 'header is missing');
   const versionProblem = fieldValueProblem(version);
   if (versionProblem !== undefined) return fail(MCP_PROTOCOL_VERSION_HEADER, versionProblem);
-  const bodyVersion = ownValue(ownValue(message.params, '_meta'), PROTOCOL_VERSION_META_KEY);
+  const bodyVersion = ownValue(ownValue(message.params, '_meta'), META_KEYS.protocolVersion);
   if (typeof bodyVersion === 'string' && version !== bodyVersion) {
     return fail(MCP_PROTOCOL_VERSION_HEADER, 'header value differs from the body _meta value');
   }

@@ -6,6 +6,7 @@
  */
 
 import { encodeArgumentForHeader, MCP_PARAM_HEADER_PREFIX } from './http-headers';
+import { isRecord } from './util';
 
 /**
  * One tool parameter mirrored into an `Mcp-Param-<header>` request header.
@@ -56,10 +57,6 @@ interface Walk {
   onPath: Set<object>;
   nodes: number;
   stopped: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function pointerTo(parent: string, key: string | number): string {
