@@ -1,6 +1,28 @@
 /**
- * `@twofold/transports/stdio` (Node only). Every export here is experimental.
+ * `@twofold/transports/stdio` (Node only): the stdio client transport (spawns a server) and
+ * server transport (serves on this process's stdin/stdout), plus the newline-delimited JSON
+ * framer they share, for custom byte-stream transports (TCP, Unix sockets). Every export here
+ * is experimental.
  *
  * @packageDocumentation
  */
-export {};
+export {
+  DEFAULT_INVALID_LINE_PREVIEW_CHARS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  encodeNdjsonLine,
+  NdjsonDecoder,
+  type NdjsonDecoderOptions,
+  type NdjsonFrame,
+} from './framing/index';
+export {
+  DEFAULT_INHERITED_ENV_VARS,
+  DEFAULT_STDERR_TAIL_BYTES,
+  type InvalidLineHandler,
+  type NdjsonStreamOptions,
+  StdioClientTransport,
+  type StdioClientTransportOptions,
+  type StdioCloseTimeouts,
+  type StdioExitInfo,
+  StdioServerTransport,
+  type StdioServerTransportOptions,
+} from './stdio/index';

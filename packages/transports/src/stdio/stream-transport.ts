@@ -1,0 +1,159 @@
+/**
+ * What the stdio client and server transports share: newline-delimited JSON over a Node
+ * `Readable` and `Writable`, the transport state machine, and the delivery rules of the
+ * `Transport` contract (ordered delivery of valid messages only, bad input reported and never
+ * fatal, nothing delivered after close, `onclose` exactly once).
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  type JsonRpcMessage,
+  LocalError,
+  LocalErrorCode,
+  type MessageContext,
+  type Transport,
+  type TransportSendOptions,
+} from '@twofold/protocol/experimental';
+import { encodeNdjsonLine, NdjsonDecoder, type NdjsonFrame } from '../framing/index';
+import { connectionClosed, writeLine } from './write-line';
+
+/**
+ * Receives a line that was not a JSON-RPC message: its text (truncated) and the error that
+ * says why. The same error also goes to `onerror`.
+ *
+ * @experimental
+ */
+export type InvalidLineHandler = (text: string, error: LocalError) => void;
+
+/**
+ * Options both stdio transports take.
+ *
+ * @experimental
+ */
+export interface NdjsonStreamOptions {
+  /** Largest accepted inbound message in bytes (default 64 MiB); see `NdjsonDecoder`. */
+  maxMessageBytes?: number;
+  /** Called for each inbound line that is not a JSON-RPC message (banners, logs, garbage). */
+  onInvalidLine?: InvalidLineHandler;
+}
+
+type State = 'idle' | 'starting' | 'open' | 'closing' | 'closed';
+
+/**
+ * Base of the stdio transports. Subclasses open the streams in `start()` and call `finish()`
+ * exactly when the channel is gone.
+ *
+ * @experimental
+ */
+export abstract class NdjsonStreamTransport implements Transport {
+  onmessage?: (message: JsonRpcMessage, context?: MessageContext) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private state: State = 'idle';
+  private output: Writable | undefined;
+  private readonly decoder: NdjsonDecoder;
+  private readonly onInvalidLine: InvalidLineHandler | undefined;
+  private readonly detachers: (() => void)[] = [];
+  private resolveClosed!: () => void;
+  /** Settles after `onclose` has run. */
+  protected readonly closed = new Promise<void>((resolve) => {
+    this.resolveClosed = resolve;
+  });
+
+  protected constructor(options: NdjsonStreamOptions) {
+    this.decoder = new NdjsonDecoder({ maxMessageBytes: options.maxMessageBytes });
+    this.onInvalidLine = options.onInvalidLine;
+  }
+
+  abstract start(): Promise<void>;
+  abstract close(): Promise<void>;
+
+  async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.state === 'idle' || this.state === 'starting') {
+      throw new LocalError(LocalErrorCode.NotConnected, 'The stdio transport is not started');
+    }
+    if (this.state !== 'open' || this.output === undefined) throw connectionClosed();
+    await writeLine(this.output, encodeNdjsonLine(message), options?.signal);
+  }
+
+  /** Whether `close()` was called or the channel is gone. */
+  protected get isClosing(): boolean {
+    return this.state === 'closing' || this.state === 'closed';
+  }
+
+  /** Claims the one `start()`; a second call is a programming error and rejects. */
+  protected beginStart(): void {
+    if (this.state !== 'idle') throw new Error('start() may be called only once per transport');
+    this.state = 'starting';
+  }
+
+  /**
+   * Starts reading `input` and writing to `output`. `onInputEnd` runs once the input has ended
+   * and its last line has been delivered.
+   */
+  protected open(input: Readable, output: Writable, onInputEnd: () => void): void {
+    this.output = output;
+    const onData = (chunk: Uint8Array | string) => {
+      const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+      for (const frame of this.decoder.push(bytes)) this.deliver(frame);
+    };
+    const onEnd = () => {
+      for (const frame of this.decoder.end()) this.deliver(frame);
+      onInputEnd();
+    };
+    input.on('data', onData);
+    input.once('end', onEnd);
+    this.detachers.push(() => {
+      input.off('data', onData);
+      input.off('end', onEnd);
+    });
+    if (this.state === 'starting') this.state = 'open';
+  }
+
+  /** Registers cleanup that `finish()` runs (listener removal, stream teardown). */
+  protected onFinish(detach: () => void): void {
+    this.detachers.push(detach);
+  }
+
+  /** Marks `close()` as called: nothing more is delivered or sent. */
+  protected beginClose(): void {
+    if (this.state !== 'closed') this.state = 'closing';
+  }
+
+  /** Reports an error that does not close the channel (while the channel is still live). */
+  protected report(error: Error): void {
+    if (this.state !== 'closed') this.onerror?.(error);
+  }
+
+  /**
+   * Ends the channel once: runs the cleanups, reports `error` (if any), then `onclose`.
+   * Later calls do nothing.
+   */
+  protected finish(error?: Error): void {
+    if (this.state === 'closed') return;
+    if (error) this.onerror?.(error);
+    this.state = 'closed';
+    for (const detach of this.detachers.splice(0)) detach();
+    this.decoder.reset();
+    try {
+      this.onclose?.();
+    } finally {
+      this.resolveClosed();
+    }
+  }
+
+  private deliver(frame: NdjsonFrame): void {
+    if (this.state !== 'open') return;
+    if (frame.ok) {
+      try {
+        this.onmessage?.(frame.message);
+      } catch (error) {
+        // A throwing handler must not cost the other messages of this chunk their delivery.
+        this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      }
+      return;
+    }
+    if (frame.text !== undefined) this.onInvalidLine?.(frame.text, frame.error);
+    this.onerror?.(frame.error);
+  }
+}
