@@ -1,6 +1,12 @@
 /**
- * `@twofold/transports/node` (Node only). Every export here is experimental.
+ * `@twofold/transports/node` (Node only): serve the Streamable HTTP server core (or any
+ * web-standard handler) on `node:http`. Every export here is experimental.
  *
  * @packageDocumentation
  */
-export {};
+export {
+  type NodeListenerOptions,
+  type NodeRequestListener,
+  toNodeListener,
+} from './node/listener';
+export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';

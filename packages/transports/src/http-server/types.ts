@@ -76,6 +76,12 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: JsonRpcMessage) => Promise<void>,
   ): Promise<string | undefined>;
+  /**
+   * Stores a position without a message at the start of `streamId` and returns its event id,
+   * sent as the priming event of 2025-11-25 streams (replay skips it). Stores without this
+   * method send no priming event.
+   */
+  storePrimingEvent?(streamId: string): Promise<string>;
 }
 
 /**
@@ -88,7 +94,9 @@ export interface LegacyHooks {
   /**
    * An `initialize` arrived: connect a new session's transport to the server's legacy protocol
    * logic. The core delivers the initialize message to it next and, unless `stateless`, mints
-   * the `Mcp-Session-Id` returned on the initialize response.
+   * the `Mcp-Session-Id` returned on the initialize response. The session must be started
+   * (`start()`, e.g. by connecting it) by the time this returns or its promise resolves;
+   * otherwise the POST is answered 500 and the failure goes to the session's `onerror`.
    */
   onSession(session: LegacySession): void | Promise<void>;
   /** Serve legacy clients without sessions: every POST gets a one-shot session. */
@@ -97,6 +105,11 @@ export interface LegacyHooks {
   eventStore?: EventStore;
   /** Sessions idle longer than this are closed (default: 30 minutes). */
   idleTimeoutMs?: number;
+  /**
+   * Messages unrelated to a request that a session holds while no GET stream is open; a send
+   * beyond it is rejected (default: 100).
+   */
+  maxQueuedMessages?: number;
 }
 
 /**
@@ -113,7 +126,10 @@ export interface HttpServerCoreOptions {
    * when the request's Host is a loopback name, a present `Origin` must be loopback too.
    */
   allowedOrigins?: readonly string[];
-  /** Host header values accepted (403 otherwise). The node adapter fills it for loopback binds. */
+  /**
+   * Host header values accepted (403 otherwise). Default: any. The node adapter's `serve`
+   * checks the Host of loopback binds itself.
+   */
   allowedHosts?: readonly string[];
   /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
   maxBodyBytes?: number;
@@ -121,6 +137,8 @@ export interface HttpServerCoreOptions {
   keepAliveIntervalMs?: number;
   /** The `x-mcp-header` parameters of a tool, to check `Mcp-Param-*` on `tools/call`. */
   headerParams?: (toolName: string) => readonly McpHeaderParam[] | undefined;
+  /** Failures that no HTTP answer can carry (a notification handler that threw, …). */
+  onerror?: (error: Error) => void;
 }
 
 /**

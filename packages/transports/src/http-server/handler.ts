@@ -1,0 +1,131 @@
+/**
+ * The Streamable HTTP server core: a web-standard `(Request) => Promise<Response>` that owns the
+ * HTTP duties of an MCP endpoint for both eras, so the server package only implements MCP.
+ *
+ * POST checks, in order: Host (403) → Origin (403) → Content-Type (415) → Accept (406) → body
+ * size (413) → UTF-8 (400, -32700) → JSON (400, -32700) → one message, not a batch (400,
+ * -32600) → era routing → modern header validation (400, -32020) → the handler.
+ */
+import {
+  type DecodedMessage,
+  MCP_PROTOCOL_VERSION_HEADER,
+  MCP_SESSION_ID_HEADER,
+  MODERN_VERSIONS,
+  parseMessage,
+  type RequestId,
+  routeHttpPost,
+  UnsupportedProtocolVersionError,
+} from '@twofold/protocol/experimental';
+import { readBodyText } from './body';
+import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards';
+import { LegacyEndpoint } from './legacy/endpoint';
+import { type CoreSettings, handleModernPost } from './modern';
+import { errorResponse, methodNotAllowed } from './responses';
+import type { HttpHandler, HttpServerCoreOptions } from './types';
+
+const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
+
+/**
+ * The handler returned by {@link createHttpHandler}: an {@link HttpHandler} that can also be
+ * shut down.
+ *
+ * @experimental
+ */
+export interface HttpServerHandler extends HttpHandler {
+  /** Closes every legacy session (ending their streams and pending POSTs). */
+  close(): Promise<void>;
+}
+
+function positiveOption(name: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isFinite(resolved) || resolved < 0) {
+    throw new RangeError(`${name} must be a non-negative number: ${resolved}`);
+  }
+  return resolved;
+}
+
+/**
+ * Creates the Streamable HTTP endpoint handler. With `modern`, it serves 2026-07-28 requests
+ * statelessly; with `legacy`, it serves `initialize` sessions (2025-11-25, 2025-06-18,
+ * 2024-11-05) through the hooks; with both, one endpoint serves both eras. A modern-only
+ * endpoint answers GET and DELETE with 405.
+ *
+ * Defaults: `maxBodyBytes` 4 MiB, `keepAliveIntervalMs` 15 s, no Host allow-list, and the
+ * loopback Origin rule described on {@link HttpServerCoreOptions.allowedOrigins}.
+ *
+ * @throws TypeError when neither `modern` nor `legacy` is given.
+ * @experimental
+ */
+export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHandler {
+  if (options.modern === undefined && options.legacy === undefined) {
+    throw new TypeError('createHttpHandler needs a modern handler, legacy hooks, or both');
+  }
+  const settings: CoreSettings = {
+    ...options,
+    maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
+    keepAliveIntervalMs: positiveOption(
+      'keepAliveIntervalMs',
+      options.keepAliveIntervalMs,
+      DEFAULT_KEEP_ALIVE_INTERVAL_MS,
+    ),
+  };
+  const legacy =
+    options.legacy === undefined ? undefined : new LegacyEndpoint(options.legacy, settings);
+  const allow = legacy?.hasSessions === true ? 'GET, POST, DELETE' : 'POST';
+
+  const handler = async (request: Request): Promise<Response> => {
+    const refusal =
+      checkHost(request, options.allowedHosts) ?? checkOrigin(request, options.allowedOrigins);
+    if (refusal !== undefined) return refusal;
+    switch (request.method) {
+      case 'POST':
+        return handlePost(request, settings, legacy);
+      case 'GET':
+        return legacy?.hasSessions === true ? legacy.get(request) : methodNotAllowed(allow);
+      case 'DELETE':
+        return legacy?.hasSessions === true ? legacy.delete(request) : methodNotAllowed(allow);
+      default:
+        return methodNotAllowed(allow);
+    }
+  };
+  return Object.assign(handler, { close: async () => legacy?.close() });
+}
+
+async function handlePost(
+  request: Request,
+  settings: CoreSettings,
+  legacy: LegacyEndpoint | undefined,
+): Promise<Response> {
+  const refusal =
+    checkContentType(request) ?? checkAccept(request, ['application/json', 'text/event-stream']);
+  if (refusal !== undefined) return refusal;
+  const body = await readBodyText(request, settings.maxBodyBytes);
+  if (!body.ok) return body.response;
+  const parsed = parseMessage(body.text);
+  if (!parsed.ok) return errorResponse(400, parsed.error, { id: parsed.id });
+  const decoded: DecodedMessage = parsed;
+
+  const protocolVersionHeader = request.headers.get(MCP_PROTOCOL_VERSION_HEADER) ?? undefined;
+  const sessionId = request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined;
+  const route = routeHttpPost(decoded, { protocolVersionHeader, sessionId });
+  const id = decoded.kind === 'request' ? decoded.message.id : undefined;
+  switch (route.route) {
+    case 'modern':
+      return handleModernPost(request, decoded, settings);
+    case 'reject':
+      return errorResponse(route.status, route.error, { id });
+    case 'initialize':
+      if (legacy !== undefined) return legacy.initialize(request, decoded);
+      return modernOnly(route.requestedVersion ?? '', id);
+    case 'legacy-session':
+      if (legacy !== undefined) return legacy.post(request, decoded, route.sessionId);
+      return modernOnly(protocolVersionHeader ?? '', id);
+  }
+}
+
+/** A legacy message on a modern-only endpoint: the versions it offers, so the client can move on. */
+function modernOnly(requested: string, id: RequestId | undefined): Response {
+  const error = new UnsupportedProtocolVersionError(MODERN_VERSIONS, requested).toErrorObject();
+  return errorResponse(400, error, { id });
+}
