@@ -2,6 +2,7 @@
  * `pnpm bench [--quick]`: runs twofold's benchmarks beside the official MCP SDK and prints
  * Markdown tables of medians with min–max and ratios. Installs nothing at run time.
  */
+import { runFramerBench } from './framer';
 import { runProtocolMicro } from './protocol-micro';
 
 const quick = process.argv.includes('--quick');
@@ -11,3 +12,5 @@ console.log(
   '## Wire layer: parse + validate (higher is better; ratio > 1 means faster than the official core)\n',
 );
 console.log(runProtocolMicro(quick));
+console.log('\n## stdio framing: one message fed in 64 KiB chunks (lower ms/MiB is better)\n');
+console.log(runFramerBench(quick));

@@ -1,9 +1,20 @@
 /**
- * The experimental API of `@twofold/transports`. Every export here carries an `@experimental` TSDoc tag and
- * may change in any minor release.
+ * The experimental API of `@twofold/transports` that runs on any runtime: the in-memory pair,
+ * newline-delimited JSON framing, the SSE parser and writer, and the Streamable HTTP server core
+ * (web `Request`/`Response`). Node-only transports live on `@twofold/transports/stdio`, `/http`
+ * and `/node`; the contract suite on `/testing`. Every export may change in any minor release.
  *
- * The package is scaffolded: its API arrives with its issue.
- *
+ * @experimental
  * @packageDocumentation
  */
-export {};
+export * from './framing/index';
+export * from './http-server/index';
+export { createInMemoryPair } from './memory/in-memory-pair';
+export {
+  type SseEndState,
+  type SseEvent,
+  SseParser,
+  type SseParserHandlers,
+  type SseParserOptions,
+} from './sse/parser';
+export { encodeSseComment, encodeSseEvent, type SseEventInit } from './sse/writer';

@@ -1,23 +1,49 @@
 /**
  * Finds the exports of a built `.d.ts` bundle whose declaration lacks an `@experimental` TSDoc
- * tag. Works on tsup's bundled declarations: one `export { … }` list at the end, and each
- * declaration (`declare const`, `declare function`, `interface`, `type`, `declare class`) with
- * its TSDoc right above it.
+ * tag. Works on tsup's bundled declarations: `export { … }` lists, each declaration
+ * (`declare const`, `declare function`, `interface`, `type`, `declare class`) with its TSDoc
+ * right above it, and declarations shared by several entries moved to a chunk file that the
+ * entry imports (`import { E as EventStore } from './types-abc.js'`); `readChunk` reads those.
  */
-export function untaggedExports(dts: string): string[] {
-  const list = [...dts.matchAll(/^export \{([^}]*)\};?$/gm)].flatMap((m) =>
-    (m[1] ?? '').split(','),
-  );
-  const locals = list
+export function untaggedExports(
+  dts: string,
+  readChunk: (specifier: string) => string | undefined = () => undefined,
+): string[] {
+  return exportList(dts, /^export (?:type )?\{([^}]*)\};?$/gm)
+    .filter(({ local }) => !isTagged(dts, local, readChunk))
+    .map(({ exported }) => exported);
+}
+
+interface Binding {
+  local: string;
+  exported: string;
+}
+
+function exportList(source: string, pattern: RegExp): Binding[] {
+  return [...source.matchAll(pattern)]
+    .flatMap((m) => (m[1] ?? '').split(','))
     .map((entry) => entry.trim().replace(/^type\s+/, ''))
     .filter(Boolean)
-    .map((entry) => ({
-      local: entry.split(/\s+as\s+/)[0] ?? entry,
-      exported: entry.split(/\s+as\s+/).pop() ?? entry,
-    }));
-  return locals
-    .filter(({ local }) => !declarationIsTagged(dts, local))
-    .map(({ exported }) => exported);
+    .map((entry) => {
+      const [local = entry, exported = local] = entry.split(/\s+as\s+/);
+      return { local, exported };
+    });
+}
+
+function isTagged(dts: string, name: string, readChunk: (s: string) => string | undefined) {
+  if (declarationIsTagged(dts, name)) return true;
+  // Not declared here: follow an import from a shared declaration chunk.
+  for (const m of dts.matchAll(/^import \{([^}]*)\} from '([^']+)';$/gm)) {
+    const imported = exportList(`export {${m[1]}};`, /^export \{([^}]*)\};$/gm);
+    const binding = imported.find((b) => b.exported === name);
+    const chunk = binding && readChunk(m[2] ?? '');
+    if (!binding || !chunk) continue;
+    const original = exportList(chunk, /^export (?:type )?\{([^}]*)\};?$/gm).find(
+      (b) => b.exported === binding.local,
+    );
+    return original !== undefined && declarationIsTagged(chunk, original.local);
+  }
+  return false;
 }
 
 function declarationIsTagged(dts: string, name: string): boolean {

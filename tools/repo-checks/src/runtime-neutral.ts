@@ -18,7 +18,11 @@ const NODE_ONLY_PACKAGES = ['undici', 'cross-spawn'];
 /** Whether `specifier` names a Node builtin (`node:fs`, `fs`, `fs/promises`, …) or a Node-only package. */
 export function isNodeBuiltin(specifier: string): boolean {
   const bare = specifier.split('/')[0] ?? specifier;
-  return specifier.startsWith('node:') || builtinModules.includes(specifier) || NODE_ONLY_PACKAGES.includes(bare);
+  return (
+    specifier.startsWith('node:') ||
+    builtinModules.includes(specifier) ||
+    NODE_ONLY_PACKAGES.includes(bare)
+  );
 }
 
 /** The file a relative specifier points at, trying the spellings TypeScript accepts. */

@@ -17,7 +17,11 @@ describe('experimental entries tag every export', () => {
   it.each(entries)('%s', (_, path, entry) => {
     const dts = join(path, 'dist', `${entry}.d.ts`);
     expect(existsSync(dts), `${dts} is built`).toBe(true);
-    expect(untaggedExports(readFileSync(dts, 'utf8'))).toEqual([]);
+    const readChunk = (specifier: string) => {
+      const file = join(path, 'dist', specifier.replace(/\.js$/, '.d.ts'));
+      return existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    };
+    expect(untaggedExports(readFileSync(dts, 'utf8'), readChunk)).toEqual([]);
   });
 
   it('the checker notices an untagged export', () => {
@@ -28,5 +32,17 @@ describe('experimental entries tag every export', () => {
       'export { type Bare, bad as renamed, good };',
     ].join('\n');
     expect(untaggedExports(dts)).toEqual(['Bare', 'renamed']);
+  });
+
+  it('follows declarations moved to a shared chunk', () => {
+    const chunk = [
+      '/**\n * Shared.\n *\n * @experimental\n */\ninterface Shared {}',
+      '/** Untagged. */\ninterface Plain {}',
+      'export type { Shared as S, Plain as P };',
+    ].join('\n');
+    const dts = "import { S as Shared, P as Plain } from './chunk.js';\nexport { Shared, Plain };";
+    expect(untaggedExports(dts, (s) => (s === './chunk.js' ? chunk : undefined))).toEqual([
+      'Plain',
+    ]);
   });
 });
