@@ -1,16 +1,15 @@
 import { type JsonRpcRequest, LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
 import {
-  expectNoTimerLeak,
   type Observed,
   observe,
   openSse,
-  pendingTimers,
   sendJson,
   sendText,
   startTestServer,
   type TestServer,
+  useTestServer,
 } from './support/http-test-server';
 
 const meta = {
@@ -25,7 +24,6 @@ const HTML = '<!doctype html><html><body><h1>502 Bad Gateway</h1></body></html>'
 let server: TestServer;
 let client: StreamableHttpClientTransport;
 let seen: Observed;
-let timersBefore: number;
 
 async function connect(
   options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[0]> = {},
@@ -45,17 +43,11 @@ async function failure(id: number | string = 1): Promise<LocalError> {
   return error as LocalError;
 }
 
-beforeEach(async () => {
-  timersBefore = await pendingTimers();
-  server = await startTestServer();
-});
-
-afterEach(async () => {
-  await client?.close();
-  await server.idle();
-  expect(server.openConnections()).toBe(0);
-  await expectNoTimerLeak(timersBefore);
-  await server.close();
+useTestServer({
+  onServer: (s) => {
+    server = s;
+  },
+  closeClient: () => client?.close(),
 });
 
 describe('StreamableHttpClientTransport faults', () => {

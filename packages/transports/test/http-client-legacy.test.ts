@@ -5,18 +5,16 @@ import {
   type LocalError,
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
 import {
-  expectNoTimerLeak,
   type Observed,
   observe,
   openSse,
-  pendingTimers,
   type RecordedRequest,
   sendJson,
-  startTestServer,
   type TestServer,
+  useTestServer,
 } from './support/http-test-server';
 
 const SESSION = 'session-1f9b';
@@ -39,7 +37,6 @@ const serverPing = (id: string) => ({ jsonrpc: '2.0', id, method: 'ping' });
 let server: TestServer;
 let client: StreamableHttpClientTransport;
 let seen: Observed;
-let timersBefore: number;
 
 /** A legacy server: initialize mints the session; other POSTs answer or accept. */
 function legacyServer(
@@ -77,17 +74,11 @@ async function initialized(version = '2025-11-25') {
   await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
-beforeEach(async () => {
-  timersBefore = await pendingTimers();
-  server = await startTestServer();
-});
-
-afterEach(async () => {
-  await client?.close();
-  await server.idle();
-  expect(server.openConnections()).toBe(0);
-  await expectNoTimerLeak(timersBefore);
-  await server.close();
+useTestServer({
+  onServer: (s) => {
+    server = s;
+  },
+  closeClient: () => client?.close(),
 });
 
 describe('StreamableHttpClientTransport (legacy)', () => {

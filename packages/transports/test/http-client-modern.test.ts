@@ -5,17 +5,15 @@ import {
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
 import { Agent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
 import {
-  expectNoTimerLeak,
   type Observed,
   observe,
   openSse,
-  pendingTimers,
   sendJson,
-  startTestServer,
   type TestServer,
+  useTestServer,
 } from './support/http-test-server';
 
 const VERSION = '2026-07-28';
@@ -34,7 +32,6 @@ const result = (id: string | number, value: Record<string, unknown> = {}) => ({
 let server: TestServer;
 let client: StreamableHttpClientTransport;
 let seen: Observed;
-let timersBefore: number;
 
 async function connect(
   options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[0]> = {},
@@ -44,18 +41,11 @@ async function connect(
   await client.start();
 }
 
-beforeEach(async () => {
-  timersBefore = await pendingTimers();
-  server = await startTestServer();
-});
-
-afterEach(async () => {
-  await client?.close();
-  // Nothing may outlive close(): no socket on the server, no timer in this process.
-  await server.idle();
-  expect(server.openConnections()).toBe(0);
-  await expectNoTimerLeak(timersBefore);
-  await server.close();
+useTestServer({
+  onServer: (s) => {
+    server = s;
+  },
+  closeClient: () => client?.close(),
 });
 
 describe('StreamableHttpClientTransport (modern)', () => {

@@ -1,16 +1,14 @@
 import { type JsonRpcRequest, LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/http-client/sse-client';
 import {
-  expectNoTimerLeak,
   type Observed,
   observe,
   openSse,
-  pendingTimers,
   type SseWriter,
   sendText,
-  startTestServer,
   type TestServer,
+  useTestServer,
 } from './support/http-test-server';
 
 const request = (id: number, method = 'tools/list') =>
@@ -20,7 +18,6 @@ const answer = (id: number) => ({ jsonrpc: '2.0', id, result: {} });
 let server: TestServer;
 let client: SseClientTransport;
 let seen: Observed;
-let timersBefore: number;
 /** The open SSE stream of the current test's server. */
 let stream: SseWriter | undefined;
 
@@ -57,18 +54,15 @@ async function startFailure(
   return error as LocalError;
 }
 
-beforeEach(async () => {
-  timersBefore = await pendingTimers();
+beforeEach(() => {
   stream = undefined;
-  server = await startTestServer();
 });
 
-afterEach(async () => {
-  await client?.close();
-  await server.idle();
-  expect(server.openConnections()).toBe(0);
-  await expectNoTimerLeak(timersBefore);
-  await server.close();
+useTestServer({
+  onServer: (s) => {
+    server = s;
+  },
+  closeClient: () => client?.close(),
 });
 
 describe('SseClientTransport (2024-11-05 HTTP+SSE)', () => {

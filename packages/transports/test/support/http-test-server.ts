@@ -12,7 +12,7 @@ import {
 } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { JsonRpcMessage, MessageContext, Transport } from '@twofold/protocol/experimental';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 
 /** One request the server received. */
 export interface RecordedRequest {
@@ -292,4 +292,29 @@ export async function expectNoTimerLeak(before: number): Promise<void> {
   let count = await pendingTimers();
   while (count > before && performance.now() < deadline) count = await pendingTimers();
   expect(count).toBeLessThanOrEqual(before);
+}
+
+/**
+ * Registers each test's server and the leak checks every HTTP client test runs: after the
+ * client closes, no socket is left on the server and no timer in this process.
+ */
+export function useTestServer(hooks: {
+  onServer: (server: TestServer) => void;
+  closeClient: () => Promise<void> | undefined;
+}): void {
+  let server: TestServer | undefined;
+  let timersBefore = 0;
+  beforeEach(async () => {
+    timersBefore = await pendingTimers();
+    server = await startTestServer();
+    hooks.onServer(server);
+  });
+  afterEach(async () => {
+    await hooks.closeClient();
+    if (!server) return;
+    await server.idle();
+    expect(server.openConnections()).toBe(0);
+    await expectNoTimerLeak(timersBefore);
+    await server.close();
+  });
 }
