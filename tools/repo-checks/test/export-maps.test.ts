@@ -41,7 +41,15 @@ const expected: Record<
     },
     ...rootFields,
   },
-  '@twofold/server': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/server': {
+    exports: {
+      '.': dual('index'),
+      './experimental': dual('experimental'),
+      './stdio': dual('stdio'),
+      './package.json': './package.json',
+    },
+    ...rootFields,
+  },
   '@twofold/client': { exports: rootAndExperimental, ...rootFields },
   '@twofold/registry-adapter': { exports: rootAndExperimental, ...rootFields },
   '@twofold/cli': { exports: rootAndExperimental, ...rootFields },

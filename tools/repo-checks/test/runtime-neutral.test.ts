@@ -16,6 +16,7 @@ const neutralEntries = new Set([
   '@twofold/transports',
   '@twofold/transports/experimental',
   '@twofold/server',
+  '@twofold/server/experimental',
   '@twofold/client',
   '@twofold/registry-adapter',
   '@twofold/cli',

@@ -1,0 +1,205 @@
+/**
+ * The server author's contract: what a tool, resource or prompt handler receives and returns.
+ * Era-neutral: the same handler serves modern (2026-07-28) and legacy clients; the dispatchers
+ * adapt the wire (resultType, cache hints, not-found codes, input requests).
+ */
+import type {
+  CacheScope,
+  CallToolResult,
+  ClientCapabilities,
+  ContentBlock,
+  GetPromptResult,
+  Icon,
+  Implementation,
+  InputRequest,
+  LoggingLevel,
+  ReadResourceResult,
+  RequestId,
+  ToolAnnotations,
+} from '@twofold/protocol/experimental';
+
+/**
+ * Cache hints of cacheable results (modern wire only; never sent to legacy clients).
+ *
+ * @experimental
+ */
+export interface CachePolicy {
+  ttlMs: number;
+  cacheScope: CacheScope;
+}
+
+/**
+ * A schema for tool input/output or prompt arguments: a zod schema, any Standard Schema that can
+ * produce JSON Schema, or a raw JSON Schema 2020-12 object. Converted to JSON Schema once, at
+ * registration.
+ *
+ * @experimental
+ */
+export type SchemaInput = unknown;
+
+/**
+ * What every handler gets about the request it serves.
+ *
+ * @experimental
+ */
+export interface RequestContext {
+  /** `modern` (2026-07-28, stateless) or `legacy` (an initialize session). */
+  readonly era: 'modern' | 'legacy';
+  /** The protocol version of this request (modern) or of the session (legacy). */
+  readonly protocolVersion: string;
+  readonly requestId: RequestId;
+  /** Client capabilities of this request (modern) or of the session (legacy). */
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo?: Implementation | undefined;
+  /** The legacy session id, when the request arrived in one. */
+  readonly sessionId?: string | undefined;
+  /** Aborted when the client cancels or goes away. */
+  readonly signal: AbortSignal;
+  /** Reports progress when the client asked for it (a no-op otherwise); `progress` must grow. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Logs to the client when it asked for that level or a more verbose one (a no-op otherwise). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  /**
+   * Answers of an earlier round of input requests (modern retries carry them; on legacy
+   * sessions twofold gathers them with real server-to-client requests). Keyed as asked.
+   */
+  readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Thrown (or returned) by a handler that needs input from the client before it can finish:
+ * elicitation, sampling or roots. On modern requests it becomes an `input_required` result
+ * with a signed `requestState`; on legacy sessions twofold sends the requests to the client and
+ * calls the handler again with `inputResponses`.
+ *
+ * @experimental
+ */
+export class InputRequired {
+  constructor(
+    readonly inputRequests: Readonly<Record<string, InputRequest>>,
+    /** Handler state carried to the retry (signed and bound by twofold; opaque to the client). */
+    readonly state?: unknown,
+  ) {}
+}
+
+/**
+ * What a tool handler may return: a full result, or shorthand (a string becomes one text block,
+ * an array of blocks becomes `content`).
+ *
+ * @experimental
+ */
+export type ToolReturn = CallToolResult | string | ContentBlock[] | InputRequired;
+
+/**
+ * A tool's definition.
+ *
+ * @experimental
+ */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: SchemaInput;
+  outputSchema?: SchemaInput;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  handler: (args: Args, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
+}
+
+/**
+ * A static resource.
+ *
+ * @experimental
+ */
+export interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Cache hints of `resources/read` results (modern), overriding the server's. */
+  cache?: CachePolicy;
+  read: (
+    uri: URL,
+    context: RequestContext,
+  ) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
+}
+
+/**
+ * A resource template (RFC 6570), with optional completion of its variables.
+ *
+ * @experimental
+ */
+export interface ResourceTemplateDefinition {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  cache?: CachePolicy;
+  /** Completion of template variables, by variable name. */
+  complete?: Record<
+    string,
+    (value: string, context: CompletionContext) => string[] | Promise<string[]>
+  >;
+  read: (
+    uri: URL,
+    variables: Record<string, string | string[]>,
+    context: RequestContext,
+  ) => ReadResourceResult | InputRequired | Promise<ReadResourceResult | InputRequired>;
+}
+
+/**
+ * A prompt, with arguments given as a schema or as a list, and optional completion.
+ *
+ * @experimental
+ */
+export interface PromptDefinition<Args = Record<string, string>> {
+  name: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Arguments: a list, or a schema whose top-level string properties are the arguments. */
+  arguments?:
+    | { name: string; title?: string; description?: string; required?: boolean }[]
+    | SchemaInput;
+  complete?: Record<
+    string,
+    (value: string, context: CompletionContext) => string[] | Promise<string[]>
+  >;
+  get: (
+    args: Args,
+    context: RequestContext,
+  ) => GetPromptResult | InputRequired | Promise<GetPromptResult | InputRequired>;
+}
+
+/**
+ * What a completion function gets besides the partial value.
+ *
+ * @experimental
+ */
+export interface CompletionContext {
+  /** Other arguments already filled in (`context.arguments` of the request). */
+  readonly arguments: Readonly<Record<string, string>>;
+  readonly request: RequestContext;
+}
+
+/**
+ * A registered tool, resource, template or prompt, changeable at run time (each change emits
+ * the matching list-changed notification).
+ *
+ * @experimental
+ */
+export interface Registered {
+  readonly enabled: boolean;
+  enable(): void;
+  disable(): void;
+  remove(): void;
+}

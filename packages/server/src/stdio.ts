@@ -1,0 +1,7 @@
+/**
+ * `@twofold/server/stdio` (Node only): serve an `McpServer` on process streams. Every export
+ * here is experimental.
+ *
+ * @packageDocumentation
+ */
+export {};
