@@ -1,0 +1,59 @@
+/**
+ * A tool as the registry keeps it: its wire description and compiled schemas, built once at
+ * registration, and its handler.
+ */
+import {
+  collectHeaderParams,
+  type McpHeaderParam,
+  type Tool,
+} from '@twofold/protocol/experimental';
+import type { ToolDefinition } from '../api';
+import { compileSchema, compileToolInputSchema } from '../schema/compile';
+import type { CompiledSchema } from '../schema/types';
+import { checkIcons, checkName } from './checks';
+import { pickDefined } from './wire-fields';
+
+/** A registered tool. */
+export interface ToolEntry {
+  /** The `tools/list` item (frozen, shared by every list result). */
+  readonly tool: Readonly<Tool>;
+  readonly input: CompiledSchema;
+  readonly output: CompiledSchema | undefined;
+  /** Parameters mirrored into `Mcp-Param-*` headers on HTTP. */
+  readonly headerParams: readonly McpHeaderParam[];
+  readonly handler: ToolDefinition<never>['handler'];
+}
+
+/** Checks a tool definition and compiles its schemas; throws a `TypeError` when unusable. */
+export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
+  checkName('Tool', definition.name);
+  const label = `Tool "${definition.name}"`;
+  if (typeof definition.handler !== 'function') {
+    throw new TypeError(`${label}: handler must be a function`);
+  }
+  checkIcons(label, definition.icons);
+  const input = compileToolInputSchema(definition.inputSchema, `${label} inputSchema`);
+  const output =
+    definition.outputSchema === undefined
+      ? undefined
+      : compileSchema(definition.outputSchema, 'output', `${label} outputSchema`);
+  const headers = collectHeaderParams(input.jsonSchema);
+  if (!headers.ok) {
+    throw new TypeError(`${label}: invalid x-mcp-header annotations: ${headers.errors.join('; ')}`);
+  }
+  // The compiled schemas are checked JSON Schema objects; the wire type cannot know that.
+  const tool = {
+    name: definition.name,
+    ...pickDefined(definition, ['title', 'description']),
+    inputSchema: input.jsonSchema,
+    ...(output === undefined ? {} : { outputSchema: output.jsonSchema }),
+    ...pickDefined(definition, ['annotations', 'icons', '_meta']),
+  } as Tool;
+  return {
+    tool: Object.freeze(tool),
+    input,
+    output,
+    headerParams: Object.freeze(headers.params),
+    handler: definition.handler,
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * `McpServer`: one long-lived registry of tools, resources and prompts, served to modern and
+ * legacy clients alike by the dispatchers through `operations`.
+ */
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import {
+  type Implementation,
+  isLegacyVersion,
+  isModernVersion,
+  LEGACY_VERSIONS,
+  type LegacyVersion,
+  type McpHeaderParam,
+  MODERN_VERSIONS,
+  type ModernVersion,
+} from '@twofold/protocol/experimental';
+import type {
+  CachePolicy,
+  PromptDefinition,
+  Registered,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './api';
+import { RegistryOperations } from './operations/registry-operations';
+import type { Operations } from './operations/types';
+import type { McpServerOptions } from './options';
+import { checkCache, checkIcons, checkText, checkUri } from './registry/checks';
+import { createPromptEntry } from './registry/prompts';
+import { Registry } from './registry/registry';
+import { createResourceEntry, createTemplateEntry } from './registry/resources';
+import { createToolEntry } from './registry/tools';
+import { pickDefined } from './registry/wire-fields';
+
+// Never reused, never shared: safe until the author says otherwise.
+const DEFAULT_CACHE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
+const DEFAULT_PAGE_SIZE = 100;
+
+/** The offered versions, checked, deduplicated and newest first. */
+function offered<V extends string>(
+  all: readonly V[],
+  wanted: readonly string[] | undefined,
+  isKnown: (version: unknown) => boolean,
+  era: string,
+): readonly V[] {
+  for (const version of wanted ?? []) {
+    if (!isKnown(version)) {
+      throw new TypeError(
+        `${JSON.stringify(version)} is not a ${era} protocol version twofold speaks`,
+      );
+    }
+  }
+  return Object.freeze(all.filter((version) => wanted === undefined || wanted.includes(version)));
+}
+
+/**
+ * An MCP server: register tools, resources, resource templates and prompts once, then serve
+ * them to every client era. Registration checks everything up front and throws a `TypeError`
+ * for a programmer error (an invalid name, a duplicate, an unusable schema). Each schema is
+ * converted to JSON Schema once, here, not per request.
+ *
+ * Lists come in a deterministic order: tools and prompts by name, resources by URI, templates
+ * by template text (comparing UTF-16 code units); cursors carry a position, so they stay valid
+ * on another instance registering the same items.
+ *
+ * @experimental
+ */
+export class McpServer {
+  readonly options: Readonly<McpServerOptions>;
+  /** `serverInfo` of every result (modern) and of `initialize` (legacy). */
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  /** The versions served, newest first per era. */
+  readonly offeredVersions: {
+    readonly modern: readonly ModernVersion[];
+    readonly legacy: readonly LegacyVersion[];
+  };
+  /** What the dispatchers call; era-neutral. */
+  readonly operations: Operations;
+  private readonly registry = new Registry();
+
+  constructor(options: McpServerOptions) {
+    checkText('McpServerOptions.name', options.name);
+    checkText('McpServerOptions.version', options.version);
+    checkIcons('McpServerOptions', options.icons);
+    checkCache('McpServerOptions', options.cache);
+    const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+      throw new TypeError('McpServerOptions.pageSize must be a whole number >= 1');
+    }
+    const modern = offered(MODERN_VERSIONS, options.versions?.modern, isModernVersion, 'modern');
+    const legacy = offered(LEGACY_VERSIONS, options.versions?.legacy, isLegacyVersion, 'legacy');
+    if (modern.length + legacy.length === 0) {
+      throw new TypeError('McpServerOptions.versions must offer at least one version');
+    }
+    this.options = Object.freeze({ ...options });
+    this.serverInfo = Object.freeze({
+      name: options.name,
+      version: options.version,
+      ...pickDefined(options, ['title', 'description', 'websiteUrl', 'icons']),
+    });
+    this.instructions = options.instructions;
+    this.offeredVersions = Object.freeze({ modern, legacy });
+    this.operations = new RegistryOperations(this.registry, {
+      pageSize,
+      cache: options.cache ?? DEFAULT_CACHE,
+    });
+  }
+
+  /**
+   * Registers a tool. `inputSchema` and `outputSchema` may be zod 4 schemas (or a raw zod
+   * shape), any Standard Schema implementing `~standard.jsonSchema`, or JSON Schema (2020-12
+   * by default; `$ref` must resolve inside the schema). The input schema's root must be
+   * `type: "object"`; without one the tool takes no arguments. Arguments are validated before
+   * the handler runs (a failure is an `isError` result), and a handler that throws yields an
+   * `isError` result with its message, except for a `ProtocolError`, which stays a protocol
+   * error. With an output schema, `structuredContent` is required and validated.
+   */
+  registerTool<Schema extends StandardSchemaV1>(
+    definition: Omit<ToolDefinition<StandardSchemaV1.InferOutput<Schema>>, 'inputSchema'> & {
+      inputSchema: Schema;
+    },
+  ): Registered;
+  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition<Args>): Registered;
+  registerTool(definition: ToolDefinition<never>): Registered {
+    return this.registry.addTool(createToolEntry(definition));
+  }
+
+  /** Registers a static resource, keyed by its URI (read by exact URI, before templates). */
+  registerResource(definition: ResourceDefinition): Registered {
+    return this.registry.addResource(createResourceEntry(definition));
+  }
+
+  /**
+   * Registers an RFC 6570 resource template (see `UriTemplate` for the matching rules). When
+   * several templates match a URI, the one with the most literal characters wins.
+   */
+  registerResourceTemplate(definition: ResourceTemplateDefinition): Registered {
+    return this.registry.addTemplate(createTemplateEntry(definition));
+  }
+
+  /**
+   * Registers a prompt. Arguments are a list, or a schema whose top-level properties are the
+   * arguments (their values arrive as strings). Missing required arguments are an invalid-
+   * params error.
+   */
+  registerPrompt<Args = Record<string, string>>(definition: PromptDefinition<Args>): Registered;
+  registerPrompt(definition: PromptDefinition<never>): Registered {
+    return this.registry.addPrompt(createPromptEntry(definition));
+  }
+
+  /** Announces that a resource changed (to legacy subscribers and modern listeners). */
+  notifyResourceUpdated(uri: string): void {
+    checkUri('notifyResourceUpdated uri', uri);
+    this.registry.emit({ kind: 'resource-updated', uri });
+  }
+
+  /** The `x-mcp-header` parameters of an enabled tool; `undefined` for an unknown tool. */
+  headerParams(toolName: string): readonly McpHeaderParam[] | undefined {
+    return this.registry.tools.get(toolName)?.headerParams;
+  }
+}
