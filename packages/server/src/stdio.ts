@@ -4,4 +4,5 @@
  *
  * @packageDocumentation
  */
-export {};
+export { type ServeStdioOptions, serveStdio } from './node/serve-stdio';
+export type { ServedConnection, ServeTransportOptions } from './serve/serve-transport';

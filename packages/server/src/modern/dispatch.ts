@@ -1,0 +1,127 @@
+/**
+ * Stateless dispatch of one modern (2026-07-28) request. Checks run in the order the spec
+ * implies: the version first (-32022 on any method, so a client can always move on), then the
+ * method (-32601, also for methods the server's capabilities do not offer), then the params
+ * including the required `_meta` (-32602), then the operation.
+ */
+import {
+  createErrorResponse,
+  createResultResponse,
+  ErrorCode,
+  findMethod,
+  getWire,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  META_KEYS,
+  type ModernVersion,
+  ProtocolError,
+  parseParams,
+  protocolVersionOf,
+  readRequestEnvelope,
+  UnsupportedProtocolVersionError,
+} from '@twofold/protocol/experimental';
+import type { RequestContext } from '../api';
+import { toWireError } from '../serve/error-mapping';
+import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
+import { createReporter } from '../serve/reporting';
+import { offeredVersionList, type ServedServer } from '../serve/served-server';
+import { discoverResult } from './discover';
+import { completeModernResult, inputRequiredResult } from './results';
+
+/**
+ * The channel a modern request is served over: HTTP (one exchange) and stdio both fit.
+ *
+ * @experimental
+ */
+export interface ModernIo {
+  /** Aborted when the client cancels or goes away; becomes the handler's `signal`. */
+  readonly signal: AbortSignal;
+  /** Sends a notification about this request (progress, log) before its response. */
+  notify(notification: JsonRpcNotification): Promise<void>;
+  /** Receives unexpected failures, whose details never go on the wire. */
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * Serves one modern request statelessly and returns its one response (never throws).
+ *
+ * @experimental
+ */
+export async function handleModernRequest(
+  server: ServedServer,
+  message: JsonRpcRequest,
+  io: ModernIo,
+): Promise<JsonRpcResponse> {
+  let answered = false;
+  try {
+    const result = await dispatch(server, message, io, () => !answered && !io.signal.aborted);
+    return createResultResponse(message.id, result);
+  } catch (error) {
+    return createErrorResponse(
+      message.id,
+      toWireError(error, 'modern', message.method, io.onerror),
+    );
+  } finally {
+    // Logs and progress must not follow the response.
+    answered = true;
+  }
+}
+
+async function dispatch(
+  server: ServedServer,
+  message: JsonRpcRequest,
+  io: ModernIo,
+  live: () => boolean,
+): Promise<Record<string, unknown>> {
+  const { method, params } = message;
+  const version = protocolVersionOf(params);
+  if (version === undefined) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Missing _meta["${META_KEYS.protocolVersion}"]: every modern request names its version`,
+    );
+  }
+  if (!(server.offeredVersions.modern as readonly string[]).includes(version)) {
+    throw new UnsupportedProtocolVersionError(offeredVersionList(server), version);
+  }
+  const spec = findMethod(version as ModernVersion, method);
+  const capabilities = server.operations.capabilities();
+  if (spec?.kind !== 'request' || spec.sender === 'server' || !isAdvertised(method, capabilities)) {
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  const parsed = parseParams(getWire(version as ModernVersion), method, params);
+  if (!parsed.ok) throw parsed.error;
+  const read = readRequestEnvelope(parsed.value);
+  if (!read.ok) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Missing _meta keys: ${read.missing.join(', ')}`,
+    );
+  }
+  const { envelope } = read;
+
+  if (method === 'server/discover') return discoverResult(server, capabilities);
+  if (!isOperationMethod(method)) {
+    // subscriptions/listen: a real method of the revision this server does not serve yet.
+    throw new ProtocolError(ErrorCode.MethodNotFound, `Method not supported: ${method}`);
+  }
+  const context: RequestContext = {
+    era: 'modern',
+    protocolVersion: version,
+    requestId: message.id,
+    clientCapabilities: envelope.clientCapabilities,
+    clientInfo: envelope.clientInfo,
+    signal: io.signal,
+    inputResponses: parsed.value?.inputResponses as RequestContext['inputResponses'],
+    ...createReporter({
+      progressToken: envelope.progressToken,
+      logLevel: () => envelope.logLevel,
+      live,
+      notify: (notification) => io.notify(notification),
+    }),
+  };
+  const outcome = await callOperation(server.operations, method, parsed.value, context);
+  if (outcome.kind === 'input') return inputRequiredResult(server, method, outcome.input);
+  return completeModernResult(server, outcome.result, outcome.cache);
+}

@@ -1,0 +1,39 @@
+/** Serving a server on this process's stdin/stdout (Node). */
+import type { Transport } from '@twofold/protocol/experimental';
+import { StdioServerTransport, type StdioServerTransportOptions } from '@twofold/transports/stdio';
+import {
+  type ServedConnection,
+  type ServeTransportOptions,
+  serveTransport,
+} from '../serve/serve-transport';
+import type { ServedServer } from '../serve/served-server';
+
+/**
+ * Options of {@link serveStdio}: the stdio transport's (streams, message size cap) and the
+ * router's, or a ready transport to serve on instead.
+ *
+ * @experimental
+ */
+export interface ServeStdioOptions extends StdioServerTransportOptions, ServeTransportOptions {
+  /** Serve on this transport instead of the process streams. */
+  transport?: Transport;
+}
+
+/**
+ * Serves `server` on stdin/stdout (or `options.input`/`output`, or `options.transport`) in
+ * both eras: modern requests statelessly, an `initialize` opens a legacy session. Resolves
+ * once serving has started; the connection ends when the input ends. Nothing else may write to
+ * stdout: log to stderr.
+ *
+ * @experimental
+ */
+export function serveStdio(
+  server: ServedServer,
+  options: ServeStdioOptions = {},
+): Promise<ServedConnection> {
+  const { transport, requestTimeoutMs, onerror, ...stdio } = options;
+  return serveTransport(server, transport ?? new StdioServerTransport(stdio), {
+    requestTimeoutMs,
+    onerror,
+  });
+}

@@ -1,0 +1,183 @@
+/**
+ * The dual-era router of one stdio-like connection. Modern requests (a version in `_meta`) are
+ * served statelessly whenever they come; an `initialize` opens the connection's one legacy
+ * session, which then serves every message without a modern version. Serving both eras at once
+ * is allowed by the versioning page, and it keeps a modern probe answered after a legacy client
+ * took over (or the other way round).
+ */
+import {
+  classifyInbound,
+  createErrorResponse,
+  createResultResponse,
+  type DecodedMessage,
+  ErrorCode,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  LocalError,
+  LocalErrorCode,
+  type RequestId,
+  type Transport,
+} from '@twofold/protocol/experimental';
+import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
+import { handleModernRequest } from '../modern/dispatch';
+import type { ServedServer } from './served-server';
+
+/**
+ * Options of {@link serveTransport}.
+ *
+ * @experimental
+ */
+export interface ServeTransportOptions {
+  /** How long a legacy server-to-client request waits for its answer (default 60 s). */
+  requestTimeoutMs?: number;
+  /** Failures no response can carry: bad input, failed sends, handler crashes. */
+  onerror?: (error: Error) => void;
+}
+
+/**
+ * A connection being served.
+ *
+ * @experimental
+ */
+export interface ServedConnection {
+  /** Settles when the transport has closed. */
+  readonly closed: Promise<void>;
+  /** Closes the transport. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves `server` on one connection (stdio, a socket, an in-memory pair) in both eras, and
+ * starts the transport. The era of each message is chosen by how it opens: a modern request
+ * or `server/discover` is served statelessly, `initialize` starts a legacy session.
+ *
+ * @experimental
+ */
+export async function serveTransport(
+  server: ServedServer,
+  transport: Transport,
+  options: ServeTransportOptions = {},
+): Promise<ServedConnection> {
+  const report = (error: Error) => options.onerror?.(error);
+  const modernInflight = new Map<RequestId, AbortController>();
+  let legacy: LegacyEngine | undefined;
+  let closedNow = false;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  const engineOptions: LegacyEngineOptions = {
+    requestTimeoutMs: options.requestTimeoutMs,
+    onerror: report,
+  };
+
+  const send = (message: JsonRpcMessage, relatedRequestId?: RequestId) =>
+    transport.send(message, { relatedRequestId }).catch((error: unknown) => {
+      if (!closedNow) report(error instanceof Error ? error : new Error(String(error)));
+    });
+
+  const serveModern = async (request: JsonRpcRequest) => {
+    const controller = new AbortController();
+    modernInflight.set(request.id, controller);
+    const response = await handleModernRequest(server, request, {
+      signal: controller.signal,
+      notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
+      onerror: report,
+    });
+    modernInflight.delete(request.id);
+    // After a cancel nothing more goes out for the request (stdio cancellation rule).
+    if (!controller.signal.aborted) await send(response, request.id);
+  };
+
+  const route = (decoded: DecodedMessage) => {
+    const inbound = classifyInbound(decoded);
+    if (inbound.era === 'modern') {
+      if (decoded.kind === 'request') void serveModern(decoded.message);
+      // A notification naming a modern version: only cancellation exists, handled below.
+      else if (decoded.kind === 'notification') cancelModern(decoded.message.params);
+      return;
+    }
+    if (inbound.kind === 'initialize')
+      legacy ??= new LegacyEngine(server, transport, engineOptions);
+    if (legacy !== undefined) {
+      if (decoded.kind === 'notification' && decoded.message.method === 'notifications/cancelled') {
+        cancelModern(decoded.message.params);
+      }
+      legacy.receive(decoded.message);
+      return;
+    }
+    routeWithoutSession(decoded);
+  };
+
+  // Before `initialize`, a message without a modern version: a legacy ping is answered, a
+  // cancel may target a modern request, any other request is a modern one missing its
+  // `_meta` (-32602 from the modern dispatcher).
+  const routeWithoutSession = (decoded: DecodedMessage) => {
+    switch (decoded.kind) {
+      case 'request':
+        if (decoded.message.method === 'ping') {
+          void send(createResultResponse(decoded.message.id, {}), decoded.message.id);
+        } else void serveModern(decoded.message);
+        return;
+      case 'notification':
+        if (decoded.message.method === 'notifications/cancelled')
+          cancelModern(decoded.message.params);
+        return;
+      default:
+        report(
+          new Error(`Response to an unknown request id ${JSON.stringify(decoded.message.id)}`),
+        );
+    }
+  };
+
+  const cancelModern = (params: Record<string, unknown> | undefined) => {
+    const requestId = params?.requestId;
+    if (typeof requestId === 'string' || typeof requestId === 'number') {
+      modernInflight.get(requestId)?.abort();
+    }
+  };
+
+  transport.onmessage = (message) => route(decode(message));
+  transport.onerror = (error) => {
+    report(error);
+    const reply = invalidInputError(error);
+    if (reply !== undefined) void send(reply);
+  };
+  transport.onclose = () => {
+    closedNow = true;
+    for (const controller of modernInflight.values()) controller.abort();
+    modernInflight.clear();
+    legacy?.dispose();
+    resolveClosed();
+  };
+  await transport.start();
+  return { closed, close: () => transport.close() };
+}
+
+/** The transport only delivers valid envelopes; this recovers which kind each is. */
+function decode(message: JsonRpcMessage): DecodedMessage {
+  if ('method' in message) {
+    return 'id' in message && message.id !== undefined
+      ? { kind: 'request', message: message as JsonRpcRequest }
+      : { kind: 'notification', message };
+  }
+  return 'result' in message ? { kind: 'result', message } : { kind: 'error', message };
+}
+
+/**
+ * Input the transport could not deliver gets a JSON-RPC error without an id, as JSON-RPC asks
+ * for unreadable requests: -32700 for text that is not JSON, -32600 for anything else.
+ */
+function invalidInputError(error: Error) {
+  if (!(error instanceof LocalError)) return undefined;
+  if (error.code === LocalErrorCode.MessageTooLarge) {
+    return createErrorResponse(undefined, {
+      code: ErrorCode.InvalidRequest,
+      message: error.message,
+    });
+  }
+  if (error.code !== LocalErrorCode.InvalidMessage) return undefined;
+  const reason = String(error.details?.reason ?? '');
+  const code = reason.startsWith('Parse error') ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
+  return createErrorResponse(undefined, { code, message: error.message });
+}
