@@ -1,9 +1,58 @@
 /**
- * The experimental API of `@twofold/server`. Every export here carries an `@experimental` TSDoc tag and
- * may change in any minor release.
+ * The experimental API of `@twofold/server`: one `McpServer` whose tools, resources and prompts
+ * are written once and served to modern (2026-07-28, stateless) and legacy (2025-11-25,
+ * 2025-06-18, 2024-11-05) clients, over any transport and over HTTP. `serveStdio` lives on
+ * `@twofold/server/stdio`. Every export may change in any minor release.
  *
- * The package is scaffolded: its API arrives with its issue.
- *
+ * @experimental
  * @packageDocumentation
  */
-export {};
+export type {
+  CachePolicy,
+  CompletionContext,
+  PromptDefinition,
+  Registered,
+  RequestContext,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  SchemaInput,
+  ToolDefinition,
+  ToolReturn,
+} from './api';
+export { InputRequired } from './api';
+export type { LegacyEngineOptions } from './legacy/engine';
+export type { OutboundRequestOptions } from './legacy/outbound-requests';
+export {
+  type LegacySessionHandle,
+  type LegacySessionOptions,
+  startLegacySession,
+} from './legacy/start-session';
+export { handleModernRequest, type ModernIo } from './modern/dispatch';
+export {
+  type OpenedState,
+  type ReplayGuard,
+  type RequestBinding,
+  RequestStateCodec,
+  type RequestStateOptions,
+} from './mrtr/request-state';
+export {
+  RegistryOperations,
+  type RegistryOperationsOptions,
+} from './operations/registry-operations';
+export {
+  type Change,
+  type Listed,
+  OperationError,
+  type Operations,
+} from './operations/types';
+export type { McpServerOptions } from './options';
+export { compileSchema, compileToolInputSchema } from './schema/compile';
+export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
+export { createServerHttpHandler, type ServerHttpHandlerOptions } from './serve/http-handler';
+export {
+  type ServedConnection,
+  type ServeTransportOptions,
+  serveTransport,
+} from './serve/serve-transport';
+export type { ServedServer } from './serve/served-server';
+export { McpServer } from './server';
