@@ -33,6 +33,10 @@ export function classifyInbound(decoded: DecodedMessage): InboundEra {
   switch (decoded.kind) {
     case 'request': {
       const { method, params } = decoded.message;
+      const version = protocolVersionOf(params);
+      // A request naming its version in _meta is modern whatever its method: a modern
+      // `initialize` is an era-removed method (-32601), not a legacy handshake.
+      if (version !== undefined) return { era: 'modern', kind: 'request', version };
       if (method === 'initialize') {
         const requested = params?.protocolVersion;
         return {
@@ -41,10 +45,7 @@ export function classifyInbound(decoded: DecodedMessage): InboundEra {
           requestedVersion: typeof requested === 'string' ? requested : undefined,
         };
       }
-      const version = protocolVersionOf(params);
-      return version === undefined
-        ? { era: 'legacy', kind: 'session' }
-        : { era: 'modern', kind: 'request', version };
+      return { era: 'legacy', kind: 'session' };
     }
     case 'notification': {
       const version = protocolVersionOf(decoded.message.params);

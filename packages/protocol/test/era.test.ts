@@ -70,6 +70,12 @@ describe('routeHttpPost', () => {
   const table: [string, unknown, HttpPostFacts, ReturnType<typeof routeHttpPost>['route']][] = [
     ['initialize', { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }, {}, 'initialize'],
     [
+      'initialize with modern _meta and header',
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: meta('2026-07-28') },
+      { protocolVersionHeader: '2026-07-28' },
+      'modern',
+    ],
+    [
       'initialize with a stale session id',
       { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
       { sessionId: 'abc' },
