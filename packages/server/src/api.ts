@@ -64,6 +64,12 @@ export interface RequestContext {
    * sessions twofold gathers them with real server-to-client requests). Keyed as asked.
    */
   readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The `state` the handler put on its `InputRequired` in the previous round, given back on the
+   * retry: sealed in the signed `requestState` on modern requests (so it must be JSON), kept in
+   * memory on legacy sessions. `undefined` on a first attempt.
+   */
+  readonly state?: unknown;
 }
 
 /**

@@ -27,6 +27,8 @@ export {
   type LegacySessionOptions,
   startLegacySession,
 } from './legacy/start-session';
+export { type ChangeBus, InMemoryChangeBus } from './listen/change-bus';
+export type { ListenOptions } from './listen/hub';
 export { handleModernRequest, type ModernIo } from './modern/dispatch';
 export {
   type OpenedState,

@@ -3,6 +3,8 @@
  */
 import type { Icon, LegacyVersion, ModernVersion } from '@twofold/protocol/experimental';
 import type { CachePolicy } from './api';
+import type { ListenOptions } from './listen/hub';
+import type { RequestStateOptions } from './mrtr/request-state';
 
 /**
  * @experimental
@@ -29,4 +31,8 @@ export interface McpServerOptions {
   cache?: CachePolicy;
   /** Items per page of every list. Default 100. */
   pageSize?: number;
+  /** Signing, expiry and single use of modern `requestState` (multi-round-trip requests). */
+  requestState?: RequestStateOptions;
+  /** `subscriptions/listen`: the cap on open subscriptions and the change bus. */
+  listen?: ListenOptions;
 }

@@ -21,6 +21,7 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './api';
+import { requestStateCodecOf } from './mrtr/modern-state';
 import { RegistryOperations } from './operations/registry-operations';
 import type { Operations } from './operations/types';
 import type { McpServerOptions } from './options';
@@ -104,6 +105,8 @@ export class McpServer {
       pageSize,
       cache: options.cache ?? DEFAULT_CACHE,
     });
+    // Built here so that invalid `requestState` options fail now, not on a first request.
+    requestStateCodecOf(this);
   }
 
   /**

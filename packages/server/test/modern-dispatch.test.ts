@@ -142,12 +142,20 @@ describe('modern dispatch: errors', () => {
     expect(error).toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
   });
 
-  it('fails a request whose handler needs input (no signed state yet) with -32603', async () => {
-    const error = errorOf(
+  it('asks for input the request can give (input_required), refuses input it cannot (-32021)', async () => {
+    const undeclared = errorOf(
       (await call(server, 'tools/call', modernParams({ name: 'ask' }))).response,
     );
-    expect(error.code).toBe(-32603);
-    expect(error.message).toMatch(/input/);
+    expect(undeclared).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    const declared = resultOf(
+      (await call(server, 'tools/call', modernParams({ name: 'ask' }, {}, { elicitation: {} })))
+        .response,
+    );
+    expect(declared).toMatchObject({ resultType: 'input_required' });
+    expect(typeof declared.requestState).toBe('string');
   });
 });
 

@@ -48,12 +48,13 @@ describe('serveTransport', () => {
     expect(legacyList).not.toHaveProperty('resultType');
     const modernList = resultOf(await peer.request('tools/list', modernParams()));
     expect(modernList).toMatchObject({ resultType: 'complete', ttlMs: 60_000 });
-    // The legacy session can still reach the client; the modern era cannot.
+    // The legacy session reaches the client with a real request.
     expect(resultOf(await peer.request('tools/call', { name: 'ask' }))).toEqual({
       content: [{ type: 'text', text: 'hello Ada' }],
     });
+    // A modern request that did not declare elicitation cannot be asked for it.
     expect(errorOf(await peer.request('tools/call', modernParams({ name: 'ask' }))).code).toBe(
-      -32603,
+      -32021,
     );
     expect(errorOf(await peer.request('ping', modernParams())).code).toBe(-32601);
   });

@@ -192,7 +192,10 @@ export class LegacyEngine {
       live: () => live() && !signal.aborted,
       notify: (notification) => this.transport.send(notification, { relatedRequestId: id }),
     });
-    const contextFor = (inputResponses: Record<string, unknown> | undefined): RequestContext => ({
+    const contextFor = (
+      inputResponses: Record<string, unknown> | undefined,
+      state: unknown,
+    ): RequestContext => ({
       era: 'legacy',
       protocolVersion: session.version,
       requestId: id,
@@ -201,11 +204,12 @@ export class LegacyEngine {
       sessionId: this.transport.sessionId,
       signal,
       inputResponses,
+      state,
       ...reporter,
     });
     return runWithInputRounds(
-      (inputResponses) =>
-        callOperation(this.server.operations, method, p, contextFor(inputResponses)),
+      (inputResponses, state) =>
+        callOperation(this.server.operations, method, p, contextFor(inputResponses, state)),
       (request) =>
         this.outbound.request(request.method, request.params, { signal, relatedRequestId: id }),
       session.clientCapabilities,

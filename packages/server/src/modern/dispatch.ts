@@ -19,9 +19,12 @@ import {
   parseParams,
   protocolVersionOf,
   readRequestEnvelope,
+  type SubscriptionFilter,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
+import { serveListen } from '../listen/serve-listen';
+import { openRetry } from '../mrtr/modern-state';
 import { toWireError } from '../serve/error-mapping';
 import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
 import { createReporter } from '../serve/reporting';
@@ -41,6 +44,11 @@ export interface ModernIo {
   notify(notification: JsonRpcNotification): Promise<void>;
   /** Receives unexpected failures, whose details never go on the wire. */
   onerror?: ((error: Error) => void) | undefined;
+  /**
+   * Aborted when the server ends the channel on its own (shutting down): an open
+   * `subscriptions/listen` then ends gracefully, answered with its final result.
+   */
+  readonly shutdown?: AbortSignal | undefined;
 }
 
 /**
@@ -102,10 +110,15 @@ async function dispatch(
   const { envelope } = read;
 
   if (method === 'server/discover') return discoverResult(server, capabilities);
+  if (method === 'subscriptions/listen') {
+    const filter = (parsed.value?.notifications ?? {}) as SubscriptionFilter;
+    return serveListen(server, message.id, filter, io);
+  }
   if (!isOperationMethod(method)) {
-    // subscriptions/listen: a real method of the revision this server does not serve yet.
+    // A method of the revision this server does not serve (none today).
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not supported: ${method}`);
   }
+  const retry = await openRetry(server, method, parsed.value);
   const context: RequestContext = {
     era: 'modern',
     protocolVersion: version,
@@ -114,6 +127,7 @@ async function dispatch(
     clientInfo: envelope.clientInfo,
     signal: io.signal,
     inputResponses: parsed.value?.inputResponses as RequestContext['inputResponses'],
+    state: retry.state,
     ...createReporter({
       progressToken: envelope.progressToken,
       logLevel: () => envelope.logLevel,
@@ -122,6 +136,13 @@ async function dispatch(
     }),
   };
   const outcome = await callOperation(server.operations, method, parsed.value, context);
-  if (outcome.kind === 'input') return inputRequiredResult(server, method, outcome.input);
+  if (outcome.kind === 'input') {
+    const asking = {
+      method,
+      params: parsed.value,
+      clientCapabilities: envelope.clientCapabilities,
+    };
+    return inputRequiredResult(server, asking, outcome.input, retry.round + 1);
+  }
   return completeModernResult(server, outcome.result, outcome.cache);
 }

@@ -1,6 +1,8 @@
 /** The modern shape of results: `resultType`, `serverInfo` in `_meta`, and cache hints. */
-import { ErrorCode, ProtocolError, withServerInfo } from '@twofold/protocol/experimental';
+import { type ClientCapabilities, withServerInfo } from '@twofold/protocol/experimental';
 import type { CachePolicy, InputRequired } from '../api';
+import { bindingOf, requestStateCodecOf } from '../mrtr/modern-state';
+import { checkInputRound } from '../mrtr/rounds';
 import type { ServedServer } from '../serve/served-server';
 
 /** A complete result: `resultType`, `serverInfo`, and the cache hints of cacheable methods. */
@@ -17,18 +19,34 @@ export function completeModernResult(
   return withServerInfo(complete, server.serverInfo);
 }
 
+/** The request an operation asked input for. */
+export interface AskingRequest {
+  method: string;
+  /** Its validated params; the state is bound to them. */
+  params: Record<string, unknown> | undefined;
+  clientCapabilities: ClientCapabilities;
+}
+
 /**
- * An operation needs input from the client. Answering `input_required` needs a sealed
- * `requestState`, which this dispatcher does not produce: the request fails instead of
- * handing the client an unprotected state.
+ * An operation needs input from the client: an `input_required` result whose `requestState`
+ * seals the handler's state for round `round`, bound to the request. It always carries a
+ * state (the round count and the binding live there) and never cache hints: it is not cached.
  */
-export function inputRequiredResult(
-  _server: ServedServer,
-  method: string,
-  _input: InputRequired,
-): Record<string, unknown> {
-  throw new ProtocolError(
-    ErrorCode.InternalError,
-    `${method} needs input from the client (multi round-trip requests), which this server does not support on modern requests`,
+export async function inputRequiredResult(
+  server: ServedServer,
+  request: AskingRequest,
+  input: InputRequired,
+  round: number,
+): Promise<Record<string, unknown>> {
+  checkInputRound(input.inputRequests, request.clientCapabilities, round);
+  const requestState = await requestStateCodecOf(server).seal(
+    bindingOf(request.method, request.params),
+    input.state,
+    round,
   );
+  const result: Record<string, unknown> = { resultType: 'input_required' };
+  // An empty map says nothing; a state-only answer asks the client to retry at once.
+  if (Object.keys(input.inputRequests).length > 0) result.inputRequests = input.inputRequests;
+  result.requestState = requestState;
+  return withServerInfo(result, server.serverInfo);
 }

@@ -76,6 +76,12 @@ export class RequestStateCodec {
   private readonly now: () => number;
 
   constructor(options: RequestStateOptions = {}) {
+    if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs > 0)) {
+      throw new TypeError('RequestStateOptions.ttlMs must be a positive number of milliseconds');
+    }
+    if (options.key !== undefined && options.key.length === 0) {
+      throw new TypeError('RequestStateOptions.key must not be empty');
+    }
     const raw =
       typeof options.key === 'string'
         ? encoder.encode(options.key)
@@ -85,8 +91,8 @@ export class RequestStateCodec {
       'verify',
     ]);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    this.guard = options.replayGuard ?? new MemoryReplayGuard();
     this.now = options.now ?? Date.now;
+    this.guard = options.replayGuard ?? new MemoryReplayGuard(this.now);
   }
 
   /** Seals the handler's `state` for round `round` of the request `binding`. */
@@ -133,8 +139,11 @@ export class RequestStateCodec {
 class MemoryReplayGuard implements ReplayGuard {
   private readonly used = new Map<string, number>();
 
+  // The codec's clock: expiries are on that clock, so purging must be too.
+  constructor(private readonly now: () => number) {}
+
   claim(nonce: string, expiresAt: number): boolean {
-    const now = Date.now();
+    const now = this.now();
     for (const [key, expiry] of this.used) if (expiry <= now) this.used.delete(key);
     if (this.used.has(nonce)) return false;
     this.used.set(nonce, expiresAt);

@@ -17,6 +17,8 @@ import {
   type LegacyHooks,
 } from '@twofold/transports/experimental';
 import { startLegacySession } from '../legacy/start-session';
+import { listenHubOf } from '../listen/hub';
+import { OpenListens } from '../listen/open-listens';
 import { handleModernRequest } from '../modern/dispatch';
 import type { ServedServer } from './served-server';
 
@@ -65,28 +67,46 @@ export function createServerHttpHandler(
         },
       }
     : undefined;
-  return createHttpHandler({
+  const listens = new OpenListens();
+  listenHubOf(server);
+  const handler = createHttpHandler({
     ...core,
-    modern: server.offeredVersions.modern.length > 0 ? modernHandler(server, onerror) : undefined,
+    modern:
+      server.offeredVersions.modern.length > 0
+        ? modernHandler(server, listens, onerror)
+        : undefined,
     legacy,
     headerParams: (name) => server.headerParams(name),
   });
+  const closeCore = handler.close;
+  // Open subscriptions end with their final result before the sessions close.
+  return Object.assign(handler, { close: () => listens.close().then(closeCore) });
 }
 
-function modernHandler(server: ServedServer, onerror: ((error: Error) => void) | undefined) {
-  return async (message: JsonRpcRequest | JsonRpcNotification, exchange: HttpExchange) => {
-    // Modern clients send no notifications over HTTP that mean anything (cancel is a stream
-    // close); the core has already answered 202.
-    if (!('id' in message) || message.id === undefined) return;
-    const response = await handleModernRequest(server, message as JsonRpcRequest, {
+function modernHandler(
+  server: ServedServer,
+  listens: OpenListens,
+  onerror: ((error: Error) => void) | undefined,
+) {
+  const answer = async (message: JsonRpcRequest, exchange: HttpExchange) => {
+    const response = await handleModernRequest(server, message, {
       signal: exchange.signal,
       notify: (notification) => exchange.notify(notification),
       onerror,
+      shutdown: listens.signal,
     });
     // A client that went away has cancelled the request: there is no stream left to answer on.
     if (exchange.signal.aborted) return;
     // A request missing its required `_meta` is malformed: 400, unlike other -32602 errors.
     const malformed = 'error' in response && !readRequestEnvelope(message.params).ok;
     await exchange.respond(response, malformed ? { status: 400 } : undefined);
+  };
+  return async (message: JsonRpcRequest | JsonRpcNotification, exchange: HttpExchange) => {
+    // Modern clients send no notifications over HTTP that mean anything (cancel is a stream
+    // close); the core has already answered 202.
+    if (!('id' in message) || message.id === undefined) return;
+    const answering = answer(message as JsonRpcRequest, exchange);
+    // A listen's final result must be written before the handler's `close` settles.
+    await (message.method === 'subscriptions/listen' ? listens.track(answering) : answering);
   };
 }

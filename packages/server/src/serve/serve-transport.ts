@@ -19,6 +19,8 @@ import {
   type Transport,
 } from '@twofold/protocol/experimental';
 import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
+import { listenHubOf } from '../listen/hub';
+import { OpenListens } from '../listen/open-listens';
 import { handleModernRequest } from '../modern/dispatch';
 import type { ServedServer } from './served-server';
 
@@ -42,7 +44,7 @@ export interface ServeTransportOptions {
 export interface ServedConnection {
   /** Settles when the transport has closed. */
   readonly closed: Promise<void>;
-  /** Closes the transport. */
+  /** Ends open subscriptions with their final result, then closes the transport. */
   close(): Promise<void>;
 }
 
@@ -60,6 +62,8 @@ export async function serveTransport(
 ): Promise<ServedConnection> {
   const report = (error: Error) => options.onerror?.(error);
   const modernInflight = new Map<RequestId, AbortController>();
+  const listens = new OpenListens();
+  listenHubOf(server);
   let legacy: LegacyEngine | undefined;
   let closedNow = false;
   let resolveClosed!: () => void;
@@ -76,13 +80,19 @@ export async function serveTransport(
       if (!closedNow) report(error instanceof Error ? error : new Error(String(error)));
     });
 
-  const serveModern = async (request: JsonRpcRequest) => {
+  const serveModern = (request: JsonRpcRequest) => {
+    const answering = answerModern(request);
+    if (request.method === 'subscriptions/listen') listens.track(answering);
+  };
+
+  const answerModern = async (request: JsonRpcRequest) => {
     const controller = new AbortController();
     modernInflight.set(request.id, controller);
     const response = await handleModernRequest(server, request, {
       signal: controller.signal,
       notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
       onerror: report,
+      shutdown: listens.signal,
     });
     modernInflight.delete(request.id);
     // After a cancel nothing more goes out for the request (stdio cancellation rule).
@@ -92,7 +102,7 @@ export async function serveTransport(
   const route = (decoded: DecodedMessage) => {
     const inbound = classifyInbound(decoded);
     if (inbound.era === 'modern') {
-      if (decoded.kind === 'request') void serveModern(decoded.message);
+      if (decoded.kind === 'request') serveModern(decoded.message);
       // A notification naming a modern version: only cancellation exists, handled below.
       else if (decoded.kind === 'notification') cancelModern(decoded.message.params);
       return;
@@ -117,7 +127,7 @@ export async function serveTransport(
       case 'request':
         if (decoded.message.method === 'ping') {
           void send(createResultResponse(decoded.message.id, {}), decoded.message.id);
-        } else void serveModern(decoded.message);
+        } else serveModern(decoded.message);
         return;
       case 'notification':
         if (decoded.message.method === 'notifications/cancelled')
@@ -151,7 +161,12 @@ export async function serveTransport(
     resolveClosed();
   };
   await transport.start();
-  return { closed, close: () => transport.close() };
+  const close = async () => {
+    // Open subscriptions end with their final result before the transport goes.
+    await listens.close();
+    await transport.close();
+  };
+  return { closed, close };
 }
 
 /** The transport only delivers valid envelopes; this recovers which kind each is. */

@@ -1,0 +1,71 @@
+/**
+ * The sealed `requestState` of modern multi-round-trip requests: one codec per served server,
+ * the binding of a request (its method and identifying params), and the opening of a retry's
+ * state, where every failure is the client's -32602.
+ */
+import { ErrorCode, INPUT_REQUIRED_METHODS, ProtocolError } from '@twofold/protocol/experimental';
+import type { ServedServer } from '../serve/served-server';
+import { type RequestBinding, RequestStateCodec } from './request-state';
+
+/** What a request carries over from its earlier rounds. */
+export interface Retry {
+  /** The handler state of the previous round (`undefined` on a first attempt). */
+  state: unknown;
+  /** Rounds of input asked so far (0 on a first attempt). */
+  round: number;
+}
+
+const FIRST_ATTEMPT: Retry = { state: undefined, round: 0 };
+
+const REASONS = {
+  malformed: 'is not a requestState this server issued',
+  'bad-signature': 'failed verification',
+  expired: 'has expired; start the request again without it',
+  mismatch: 'belongs to another request (method or arguments differ)',
+  replayed: 'was already used; each requestState is accepted once',
+} as const;
+
+// One codec per server object, created on first use from its options: the key (random per
+// process unless configured) and the replay guard must be shared by every request it serves.
+const codecs = new WeakMap<ServedServer, RequestStateCodec>();
+
+/** The codec sealing and opening `server`'s request states. */
+export function requestStateCodecOf(server: ServedServer): RequestStateCodec {
+  let codec = codecs.get(server);
+  if (codec === undefined) {
+    codec = new RequestStateCodec(server.options.requestState);
+    codecs.set(server, codec);
+  }
+  return codec;
+}
+
+/** What a state is bound to: the method and the params without `_meta` and the MRTR fields. */
+export function bindingOf(
+  method: string,
+  params: Record<string, unknown> | undefined,
+): RequestBinding {
+  const { _meta, inputResponses, requestState, ...identifying } = params ?? {};
+  return { method, params: identifying };
+}
+
+/**
+ * Opens the `requestState` of a retry of `method` (validated params). Without one it is a
+ * first attempt; a state that does not open is -32602 with `data.reason`.
+ */
+export async function openRetry(
+  server: ServedServer,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Promise<Retry> {
+  const token = params?.requestState;
+  if (typeof token !== 'string' || !INPUT_REQUIRED_METHODS.has(method)) return FIRST_ATTEMPT;
+  const opened = await requestStateCodecOf(server).open(token, bindingOf(method, params));
+  if (!opened.ok) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid requestState: it ${REASONS[opened.reason]}`,
+      { reason: opened.reason },
+    );
+  }
+  return { state: opened.state, round: opened.round };
+}
