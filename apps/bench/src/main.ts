@@ -4,6 +4,7 @@
  */
 import { runFramerBench } from './framer';
 import { runProtocolMicro } from './protocol-micro';
+import { runServerBench } from './server-bench';
 
 const quick = process.argv.includes('--quick');
 console.log(`# twofold benchmarks${quick ? ' (quick)' : ''}\n`);
@@ -14,3 +15,7 @@ console.log(
 console.log(runProtocolMicro(quick));
 console.log('\n## stdio framing: one message fed in 64 KiB chunks (lower ms/MiB is better)\n');
 console.log(runFramerBench(quick));
+console.log(
+  '\n## Server: tools/call over HTTP (50 tools) and stdio, twofold beside the official SDK 2.4.0\n',
+);
+console.log(await runServerBench(quick));
