@@ -1,0 +1,37 @@
+/**
+ * The everything server: one `McpServer` with every tool, resource and prompt the MCP
+ * conformance suite expects, plus the plain demo tools `echo` and `add`.
+ */
+import { McpServer } from '@twofold/server/experimental';
+import { registerPrompts } from './prompts';
+import { registerResources } from './resources';
+import { registerClientRequestTools } from './tools/client-requests';
+import { registerContentTools } from './tools/content';
+import { registerDemoTools } from './tools/demo';
+import { registerDiagnosticTools } from './tools/diagnostics';
+import { registerHeaderParamTool } from './tools/header-param';
+import { registerInputRequiredTools } from './tools/input-required';
+import { registerJsonSchemaTool } from './tools/json-schema';
+import { registerNotificationTools } from './tools/notifications';
+
+export function createEverythingServer(): McpServer {
+  const server = new McpServer({
+    name: 'twofold-everything-server',
+    version: '0.0.0',
+    title: 'twofold everything server',
+    instructions: 'Test fixtures for the MCP conformance suite, plus echo and add.',
+    // Lists and discovery change only when a test hook runs: let clients keep them a minute.
+    cache: { ttlMs: 60_000, cacheScope: 'public' },
+  });
+  registerContentTools(server);
+  registerNotificationTools(server);
+  registerClientRequestTools(server);
+  registerInputRequiredTools(server);
+  registerDiagnosticTools(server);
+  registerJsonSchemaTool(server);
+  registerHeaderParamTool(server);
+  registerDemoTools(server);
+  registerResources(server);
+  registerPrompts(server);
+  return server;
+}
