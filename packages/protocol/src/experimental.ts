@@ -60,6 +60,7 @@ export {
 } from './jsonrpc';
 export {
   buildRequestMeta,
+  LOGGING_LEVELS,
   META_KEYS,
   protocolVersionOf,
   type RequestEnvelope,

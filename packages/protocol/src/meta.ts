@@ -9,8 +9,17 @@ import type {
 } from './types';
 import { isRecord } from './util';
 import { META_KEYS } from './wire/messages';
+import { LoggingLevel as LoggingLevelSchema } from './wire/primitives';
 
 export { META_KEYS };
+
+/**
+ * The logging levels from least to most severe: a client asking for a level gets that level
+ * and every level after it.
+ *
+ * @experimental
+ */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = LoggingLevelSchema.options;
 
 /**
  * W3C trace context carried in `_meta` (and mirrored by transports).

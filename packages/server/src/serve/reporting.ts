@@ -6,25 +6,17 @@
 import {
   createNotification,
   type JsonRpcNotification,
+  LOGGING_LEVELS,
   type LoggingLevel,
   type ProgressToken,
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
 
-const LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-
 /** Whether a message at `level` passes a threshold (`undefined`: the client asked for none). */
 export function logLevelPasses(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
-  return threshold !== undefined && LEVELS.indexOf(level) >= LEVELS.indexOf(threshold);
+  return (
+    threshold !== undefined && LOGGING_LEVELS.indexOf(level) >= LOGGING_LEVELS.indexOf(threshold)
+  );
 }
 
 /** What a reporter needs to know about its request. */
