@@ -1,24 +1,13 @@
-import { type JsonRpcResponse, LEGACY_VERSIONS } from '@twofold/protocol/experimental';
+import { LEGACY_VERSIONS } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startLegacySession } from '../src/legacy/start-session';
 import { eventually, TestPeer } from './support/peer';
+import { cleanups, errorOf, resultOf, useCleanups } from './support/responses';
 import { schemaErrors, specAvailable } from './support/spec-schema';
 import { createTestServer } from './support/test-server';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result;
-}
-function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
-}
+useCleanups();
 
 async function open(
   answer?: ConstructorParameters<typeof TestPeer>[1],

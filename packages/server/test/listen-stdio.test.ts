@@ -1,20 +1,18 @@
 import type { JsonRpcNotification, JsonRpcResponse } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InMemoryChangeBus } from '../src/listen/change-bus';
 import type { McpServerOptions } from '../src/options';
 import { serveTransport } from '../src/serve/serve-transport';
 import type { ServedServer } from '../src/serve/served-server';
 import { McpServer } from '../src/server';
 import { eventually, modernParams, TestPeer } from './support/peer';
+import { cleanups, useCleanups } from './support/responses';
 import { schemaErrors, specAvailable } from './support/spec-schema';
 import { createTestServer } from './support/test-server';
 
 const ID = 'io.modelcontextprotocol/subscriptionId';
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+useCleanups();
 
 /** A server with tools and resources but no prompts. */
 function createServer(options: Partial<McpServerOptions> = {}) {

@@ -1,13 +1,13 @@
 import {
   createRequest,
   type JsonRpcNotification,
-  type JsonRpcResponse,
   MissingRequiredClientCapabilityError,
 } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { handleModernRequest } from '../src/modern/dispatch';
 import type { ServedServer } from '../src/serve/served-server';
 import { MODERN, modernParams } from './support/peer';
+import { errorOf, resultOf } from './support/responses';
 import { schemaErrors, specAvailable } from './support/spec-schema';
 import { createTestServer } from './support/test-server';
 
@@ -27,15 +27,6 @@ async function call(
     },
   });
   return { response, sent };
-}
-
-function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
-}
-function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result;
 }
 
 describe('modern dispatch: errors', () => {

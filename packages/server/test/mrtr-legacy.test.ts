@@ -3,19 +3,17 @@
  * become real server-to-client requests, and the handler is re-entered with the answers and
  * the state it kept, within the same round bound as modern requests.
  */
-import type { InputRequest, JsonRpcResponse } from '@twofold/protocol/experimental';
+import type { InputRequest } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InputRequired } from '../src/api';
 import { startLegacySession } from '../src/legacy/start-session';
 import { MAX_INPUT_ROUNDS } from '../src/mrtr/rounds';
 import { McpServer } from '../src/server';
 import { TestPeer } from './support/peer';
+import { cleanups, errorOf, resultOf, useCleanups } from './support/responses';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+useCleanups();
 
 function createServer() {
   const server = new McpServer({ name: 'mrtr-legacy', version: '1.0.0' });
@@ -98,14 +96,6 @@ async function open(capabilities: Record<string, unknown>) {
   expect('result' in init).toBe(true);
   await peer.notify('notifications/initialized');
   return peer;
-}
-function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result as Record<string, unknown>;
-}
-function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
 }
 
 const ALL_INPUT = { elicitation: {}, sampling: {}, roots: {} };

@@ -15,6 +15,7 @@ import { handleModernRequest } from '../src/modern/dispatch';
 import { MAX_INPUT_ROUNDS } from '../src/mrtr/rounds';
 import { McpServer } from '../src/server';
 import { modernParams } from './support/peer';
+import { errorOf, resultOf } from './support/responses';
 import { schemaErrors, specAvailable } from './support/spec-schema';
 
 const ALL_INPUT = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
@@ -126,14 +127,6 @@ async function call(
       notify: async () => undefined,
     },
   );
-}
-function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result as Record<string, unknown>;
-}
-function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
 }
 /** The first round of `book`: its `input_required` result. */
 async function firstRound(server: McpServer, args: Record<string, unknown> = { seats: 2 }) {

@@ -2,25 +2,14 @@
 import type { JsonRpcResponse } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServerHttpHandler } from '../src/serve/http-handler';
 import { serveTransport } from '../src/serve/serve-transport';
 import { McpServer } from '../src/server';
 import { eventually, modernParams, TestPeer } from './support/peer';
+import { cleanups, errorOf, resultOf, useCleanups } from './support/responses';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
-
-function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result;
-}
-function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
-}
+useCleanups();
 
 function createServer() {
   const server = new McpServer({ name: 'real', version: '2.0.0', instructions: 'Be nice.' });

@@ -7,7 +7,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import {
   buildRequestHeaders,
-  type JsonRpcResponse,
   ProtocolError,
   protocolVersionOf,
   type RequestId,
@@ -15,7 +14,6 @@ import {
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { StdioServerTransport } from '@twofold/transports/stdio';
-import { afterEach } from 'vitest';
 import type { McpServerOptions } from '../../src/options';
 import {
   createServerHttpHandler,
@@ -25,15 +23,9 @@ import { serveTransport } from '../../src/serve/serve-transport';
 import { McpServer } from '../../src/server';
 import { MODERN, TestPeer } from './peer';
 
-export const cleanups: (() => Promise<void>)[] = [];
+import { cleanups } from './responses';
 
-/** Runs the cleanups registered during a test after it, in the calling test file. */
-export function useCleanups(): void {
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-}
-
+export { cleanups, errorOf, resultOf, useCleanups } from './responses';
 export interface Deferred<T> {
   promise: Promise<T>;
   resolve: (value: T) => void;
@@ -141,15 +133,6 @@ export function createServer(options: Partial<McpServerOptions> = {}) {
     },
   });
   return { server, observed };
-}
-
-export function resultOf(response: JsonRpcResponse) {
-  if (!('result' in response)) throw new Error(`expected a result: ${JSON.stringify(response)}`);
-  return response.result;
-}
-export function errorOf(response: JsonRpcResponse) {
-  if (!('error' in response)) throw new Error(`expected an error: ${JSON.stringify(response)}`);
-  return response.error;
 }
 
 /**
