@@ -142,7 +142,9 @@ describe('faults: a handler that never returns, cancelled', () => {
     const { server, observed } = createServer();
     const { url } = await startHttp(server);
     const client = new AbortController();
-    const call = modernPost(url, 1, 'tools/call', modernParams({ name: 'hang' }), client.signal);
+    const call = modernPost(url, 1, 'tools/call', modernParams({ name: 'hang' }), {
+      signal: client.signal,
+    });
     await eventually(() => observed.hanging.length === 1);
     client.abort();
     await expect(call).rejects.toThrow();

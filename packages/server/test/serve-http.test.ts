@@ -1,7 +1,7 @@
-import { buildRequestHeaders, protocolVersionOf } from '@twofold/protocol/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerHttpHandler, type ServerHttpHandlerOptions } from '../src/serve/http-handler';
+import { ACCEPT, legacyPost, messagesOf, modernPost } from './support/http-posts';
 import { eventually, MODERN, modernParams } from './support/peer';
 import { createTestServer } from './support/test-server';
 
@@ -14,40 +14,6 @@ async function start(options?: ServerHttpHandlerOptions, server = createTestServ
   const endpoint = await serve(createServerHttpHandler(server, options), { port: 0 });
   endpoints.push(endpoint);
   return { url: endpoint.url, server };
-}
-
-const ACCEPT = {
-  accept: 'application/json, text/event-stream',
-  'content-type': 'application/json',
-};
-
-async function modernPost(
-  url: URL,
-  id: number,
-  method: string,
-  params: Record<string, unknown>,
-  init: { signal?: AbortSignal; headers?: Record<string, string> } = {},
-) {
-  const message = { jsonrpc: '2.0' as const, id, method, params };
-  const version = protocolVersionOf(params) ?? MODERN;
-  const headers = { ...ACCEPT, ...buildRequestHeaders(message, version), ...init.headers };
-  return fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(message),
-    signal: init.signal,
-  });
-}
-
-/** The JSON-RPC messages of a JSON or SSE response body. */
-async function messagesOf(response: Response): Promise<Record<string, unknown>[]> {
-  const text = await response.text();
-  if (!response.headers.get('content-type')?.includes('text/event-stream'))
-    return [JSON.parse(text)];
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.length > 5)
-    .map((line) => JSON.parse(line.slice(5)));
 }
 
 describe('createServerHttpHandler: modern', () => {
@@ -141,14 +107,6 @@ describe('createServerHttpHandler: modern', () => {
 });
 
 describe('createServerHttpHandler: legacy', () => {
-  async function legacyPost(url: URL, body: unknown, headers: Record<string, string> = {}) {
-    return fetch(url, {
-      method: 'POST',
-      headers: { ...ACCEPT, ...headers },
-      body: JSON.stringify(body),
-    });
-  }
-
   it('runs a session: initialize, initialized, tools, GET stream notifications, DELETE', async () => {
     const { url, server } = await start();
     const init = await legacyPost(url, {

@@ -5,12 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  buildRequestHeaders,
-  ProtocolError,
-  protocolVersionOf,
-  type RequestId,
-} from '@twofold/protocol/experimental';
+import { ProtocolError, type RequestId } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { StdioServerTransport } from '@twofold/transports/stdio';
@@ -21,10 +16,11 @@ import {
 } from '../../src/serve/http-handler';
 import { serveTransport } from '../../src/serve/serve-transport';
 import { McpServer } from '../../src/server';
-import { MODERN, TestPeer } from './peer';
+import { TestPeer } from './peer';
 
 import { cleanups } from './responses';
 
+export { ACCEPT, legacyPost, messagesOf, modernPost } from './http-posts';
 export { cleanups, errorOf, resultOf, useCleanups } from './responses';
 export interface Deferred<T> {
   promise: Promise<T>;
@@ -199,53 +195,6 @@ export async function startHttp(server: McpServer, options: ServerHttpHandlerOpt
   const endpoint: ServedEndpoint = await serve(recording, { host: '127.0.0.1', port: 0 });
   cleanups.push(() => endpoint.close());
   return { url: endpoint.url, errors, requests };
-}
-
-export const ACCEPT = {
-  accept: 'application/json, text/event-stream',
-  'content-type': 'application/json',
-};
-
-export async function modernPost(
-  url: URL,
-  id: RequestId,
-  method: string,
-  params: Record<string, unknown>,
-  signal?: AbortSignal,
-) {
-  const message = { jsonrpc: '2.0' as const, id, method, params };
-  const version = protocolVersionOf(params) ?? MODERN;
-  return fetch(url, {
-    method: 'POST',
-    headers: { ...ACCEPT, ...buildRequestHeaders(message, version) },
-    body: JSON.stringify(message),
-    signal,
-  });
-}
-
-export function legacyPost(
-  url: URL,
-  body: unknown,
-  headers: Record<string, string> = {},
-  signal?: AbortSignal,
-) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { ...ACCEPT, ...headers },
-    body: JSON.stringify(body),
-    signal,
-  });
-}
-
-/** The JSON-RPC messages of a JSON or SSE response body. */
-export async function messagesOf(response: Response): Promise<Record<string, unknown>[]> {
-  const text = await response.text();
-  if (!response.headers.get('content-type')?.includes('text/event-stream'))
-    return [JSON.parse(text)];
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.length > 5)
-    .map((line) => JSON.parse(line.slice(5)));
 }
 
 /** A full collection, as apps/bench does: `global.gc` is not exposed by default. */
