@@ -144,7 +144,13 @@ class MemoryReplayGuard implements ReplayGuard {
 
   claim(nonce: string, expiresAt: number): boolean {
     const now = this.now();
-    for (const [key, expiry] of this.used) if (expiry <= now) this.used.delete(key);
+    // Claims arrive roughly in expiry order (one TTL for all), so purge from the oldest and stop
+    // at the first live one: O(expired) per claim, not O(all). A straggler lives at most one
+    // TTL longer, and an expired state is refused before it is claimed anyway.
+    for (const [key, expiry] of this.used) {
+      if (expiry > now) break;
+      this.used.delete(key);
+    }
     if (this.used.has(nonce)) return false;
     this.used.set(nonce, expiresAt);
     return true;
