@@ -162,3 +162,83 @@ export interface InputRequiredResult {
   requestState?: string;
   _meta?: Record<string, unknown>;
 }
+
+/**
+ * Params of `elicitation/create`: a form (`requestedSchema` of primitive fields) or, from
+ * 2025-11-25, a URL the user is asked to open. 2025-11-25 URL requests also carry an
+ * `elicitationId`; 2026-07-28 has none.
+ *
+ * @experimental
+ */
+export type ElicitRequestParams =
+  | {
+      mode?: 'form';
+      message: string;
+      requestedSchema: {
+        type: 'object';
+        properties: Record<string, Record<string, unknown>>;
+        required?: string[];
+      };
+      _meta?: Record<string, unknown>;
+    }
+  | {
+      mode: 'url';
+      message: string;
+      url: string;
+      elicitationId?: string;
+      _meta?: Record<string, unknown>;
+    };
+
+/**
+ * The answer to an elicitation: `content` only with a form accepted.
+ *
+ * @experimental
+ */
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * Params of `sampling/createMessage` (the fields every revision shares are typed; the rest,
+ * such as `tools` and `toolChoice`, pass through as they are).
+ *
+ * @experimental
+ */
+export interface CreateMessageRequestParams {
+  messages: { role: 'user' | 'assistant'; content: unknown }[];
+  maxTokens: number;
+  systemPrompt?: string;
+  modelPreferences?: Record<string, unknown>;
+  includeContext?: 'none' | 'thisServer' | 'allServers';
+  temperature?: number;
+  stopSequences?: string[];
+  metadata?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * The answer to a sampling request.
+ *
+ * @experimental
+ */
+export interface CreateMessageResult {
+  role: 'user' | 'assistant';
+  content: unknown;
+  model: string;
+  stopReason?: string;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * The answer to `roots/list`.
+ *
+ * @experimental
+ */
+export interface ListRootsResult {
+  roots: { uri: string; name?: string; _meta?: Record<string, unknown> }[];
+  _meta?: Record<string, unknown>;
+}
