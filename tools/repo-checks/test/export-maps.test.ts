@@ -50,7 +50,16 @@ const expected: Record<
     },
     ...rootFields,
   },
-  '@twofold/client': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/client': {
+    // The stdio and HTTP targets are Node-only; McpClient itself stays neutral.
+    exports: {
+      '.': dual('index'),
+      './experimental': dual('experimental'),
+      './node': dual('node'),
+      './package.json': './package.json',
+    },
+    ...rootFields,
+  },
   '@twofold/registry-adapter': { exports: rootAndExperimental, ...rootFields },
   '@twofold/cli': { exports: rootAndExperimental, ...rootFields },
 };

@@ -18,6 +18,7 @@ const neutralEntries = new Set([
   '@twofold/server',
   '@twofold/server/experimental',
   '@twofold/client',
+  '@twofold/client/experimental',
   '@twofold/registry-adapter',
   '@twofold/cli',
 ]);

@@ -1,0 +1,74 @@
+/**
+ * The contract between `McpClient` and the era it speaks: a session sends requests in its era's
+ * form and reports what the server sends. Era detection (`era/`) builds one.
+ */
+import type {
+  ClientCapabilities,
+  Implementation,
+  LoggingLevel,
+  TraceContext,
+} from '@twofold/protocol/experimental';
+import type { RpcRequestOptions } from '../rpc/types';
+import type {
+  ChangeStream,
+  ClientWarning,
+  EraVerdict,
+  InputContext,
+  ListenFilter,
+  ListenOptions,
+  ServerFacts,
+} from '../types';
+
+/** Options of one session request. */
+export interface SessionRequestOptions extends RpcRequestOptions {
+  trace?: TraceContext | undefined;
+  /** Extra `_meta` entries. */
+  meta?: Record<string, unknown> | undefined;
+}
+
+/** What every session needs from the client. */
+export interface SessionHooks {
+  clientInfo: Implementation;
+  /** The capabilities the client declares (handlers' ones included). */
+  capabilities: ClientCapabilities;
+  logLevel?: LoggingLevel | undefined;
+  trace?: TraceContext | undefined;
+  requestTimeoutMs: number;
+  /**
+   * Answers a server's input request (`elicitation/create`, `sampling/createMessage`,
+   * `roots/list`): legacy server-to-client requests come here. Rejects when it cannot answer.
+   */
+  answerInput(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    context: InputContext,
+  ): Promise<Record<string, unknown>>;
+  /** Every notification from the server, listen streams included, for caching and callbacks. */
+  onNotification(method: string, params: Record<string, unknown> | undefined): void;
+  onWarning(warning: ClientWarning): void;
+  /** The connection ended (`error` says why when it was not `close()`). */
+  onClose(error: Error | undefined): void;
+}
+
+/** One live connection in one era. */
+export interface EraSession {
+  readonly verdict: EraVerdict;
+  readonly facts: ServerFacts;
+  /**
+   * Sends one request and resolves with its result, checked against the negotiated revision's
+   * schema (`INVALID_RESULT` otherwise; a missing `resultType` reads as complete). Error
+   * responses reject with `ProtocolError` (`ProtocolError.fromErrorObject`). Modern: `_meta` is
+   * added, and -32022 renegotiates the version and retries once. The result may be
+   * `input_required` (modern); the client runs the rounds.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options?: SessionRequestOptions,
+  ): Promise<Record<string, unknown>>;
+  /** Modern: `subscriptions/listen`. Legacy: `resources/subscribe` and list-changed notifications. */
+  listen(filter: ListenFilter, options?: ListenOptions): ChangeStream;
+  /** Legacy: `ping`. Modern: `server/discover`. */
+  ping(options?: SessionRequestOptions): Promise<void>;
+  close(): Promise<void>;
+}

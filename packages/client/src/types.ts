@@ -1,0 +1,317 @@
+/**
+ * The public types of `McpClient`: how it reaches a server, what it learned about it, and the
+ * options of its calls. Every export here is experimental.
+ */
+import type {
+  ClientCapabilities,
+  CreateMessageRequestParams,
+  CreateMessageResult,
+  DiscoverResult,
+  ElicitRequestParams,
+  ElicitResult,
+  Implementation,
+  InputRequiredResult,
+  ListRootsResult,
+  LoggingLevel,
+  McpHeaderParam,
+  ServerCapabilities,
+  TraceContext,
+  Transport,
+} from '@twofold/protocol/experimental';
+import type { CacheStore } from './cache/store';
+
+/**
+ * The era a client speaks with a server. `auto` detects it (DIGEST §4.2).
+ *
+ * @experimental
+ */
+export type EraChoice = 'auto' | 'modern' | 'legacy';
+
+/**
+ * How a `ServerTarget` carries messages once the era is known.
+ *
+ * @experimental
+ */
+export type TransportKind = 'stream' | 'streamable-http' | 'http+sse';
+
+/**
+ * What era detection concluded about a server. A host may persist it and pass it back as
+ * `McpClientOptions.verdict` to skip probing next time.
+ *
+ * @experimental
+ */
+export interface EraVerdict {
+  era: 'modern' | 'legacy';
+  /** The negotiated protocol version. */
+  protocolVersion: string;
+  /** How messages travel (HTTP targets may fall back to the 2024-11-05 HTTP+SSE transport). */
+  transport: TransportKind;
+  /** Modern: the `server/discover` result, reused instead of asking again. */
+  discover?: DiscoverResult;
+  /** The `ServerTarget.key` the verdict belongs to; a verdict for another key is ignored. */
+  serverKey: string;
+}
+
+/**
+ * What an HTTP target needs to build a transport for one era.
+ *
+ * @experimental
+ */
+export interface HttpTransportRequest {
+  /** `modern` / `legacy` Streamable HTTP, or the 2024-11-05 HTTP+SSE transport. */
+  kind: 'modern' | 'legacy' | 'http+sse';
+  /** Modern: the version for `MCP-Protocol-Version` when a message names none. */
+  protocolVersion?: string;
+  /** Modern: the `x-mcp-header` parameters of a tool, mirrored as `Mcp-Param-*` headers. */
+  headerParams: (toolName: string) => readonly McpHeaderParam[] | undefined;
+}
+
+/**
+ * Where a server lives. `@twofold/client/node` builds these for stdio (`stdioServer`) and HTTP
+ * (`httpServer`); any other `Transport` fits as a `stream` target.
+ *
+ * @experimental
+ */
+export type ServerTarget =
+  | {
+      kind: 'stream';
+      /** Stable identity of the server (cache partition, verdict matching). */
+      key: string;
+      /** A new transport to the server; a stdio target starts a fresh process on each call. */
+      open(): Transport;
+    }
+  | {
+      kind: 'http';
+      key: string;
+      open(request: HttpTransportRequest): Transport;
+    };
+
+/**
+ * Context given to an input handler.
+ *
+ * @experimental
+ */
+export interface InputContext {
+  /** Aborted when the request that needed the input is cancelled or the connection ends. */
+  signal: AbortSignal;
+  era: 'modern' | 'legacy';
+}
+
+/**
+ * Answers servers' requests for input: modern `input_required` results and legacy
+ * server-to-client requests reach the same handlers. A handler that throws declines (an
+ * elicitation is answered `decline`; a sampling or roots request gets an error on legacy
+ * servers and no answer on modern ones) and the connection goes on.
+ *
+ * @experimental
+ */
+export interface InputHandlers {
+  elicitation?: (params: ElicitRequestParams, context: InputContext) => Promise<ElicitResult>;
+  /** Elicitation modes declared with `elicitation` (default: both `form` and `url`). */
+  elicitationModes?: readonly ('form' | 'url')[];
+  sampling?: (
+    params: CreateMessageRequestParams,
+    context: InputContext,
+  ) => Promise<CreateMessageResult>;
+  roots?: (context: InputContext) => Promise<ListRootsResult>;
+}
+
+/**
+ * Something the client noticed and worked around, such as a tool left out of `listTools`.
+ *
+ * @experimental
+ */
+export interface ClientWarning {
+  code: 'invalid-tool-header-annotations' | 'invalid-result' | 'unexpected-message' | 'listen';
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Options of `McpClient`.
+ *
+ * @experimental
+ */
+export interface McpClientOptions {
+  clientInfo: Implementation;
+  /** Extra capabilities to declare; those of the input handlers are added. */
+  capabilities?: ClientCapabilities;
+  /** Default `auto`. */
+  era?: EraChoice;
+  /** Pins the protocol version (its era wins over `era`). */
+  protocolVersion?: string;
+  /** A verdict from an earlier connection to the same server: skips probing. */
+  verdict?: EraVerdict;
+  /** How long the stdio probe waits before treating a silent server as legacy. Default 3000. */
+  probeTimeoutMs?: number;
+  /** How long connecting (probe and handshake) may take in all. Default 30000. */
+  connectTimeoutMs?: number;
+  /** Default per-request timeout, in milliseconds. Default 60000. */
+  requestTimeoutMs?: number;
+  handlers?: InputHandlers;
+  /** Rounds of modern `input_required` answered before giving up (`TOO_MANY_ROUNDS`). Default 8. */
+  maxInputRounds?: number;
+  /** Modern: the log level sent with every request; legacy: set with `logging/setLevel`. */
+  logLevel?: LoggingLevel;
+  /** Receives `notifications/message` log entries. */
+  onLog?: (params: Record<string, unknown>) => void;
+  /** Receives every notification from the server (after the client's own handling). */
+  onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
+  onWarning?: (warning: ClientWarning) => void;
+  /** Result cache; `false` turns caching off. Default: an in-memory store. */
+  cache?: CacheStore | false;
+  /** Partitions `private` cache entries (e.g. the user or token identity). Default `''`. */
+  principal?: string;
+  /** Trace context sent on every modern request unless a call gives its own. */
+  trace?: TraceContext;
+}
+
+/**
+ * Options shared by every call.
+ *
+ * @experimental
+ */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Default: `McpClientOptions.requestTimeoutMs`. */
+  timeoutMs?: number;
+  trace?: TraceContext;
+  /** Extra `_meta` entries for this request. */
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * How a cacheable call uses the cache: `use` (default), `bypass` (neither read nor write) or
+ * `refresh` (skip the read, store the fresh result).
+ *
+ * @experimental
+ */
+export type CacheMode = 'use' | 'bypass' | 'refresh';
+
+/**
+ * Options of cacheable calls (`discover`, the lists, `readResource`).
+ *
+ * @experimental
+ */
+export interface CacheableRequestOptions extends RequestOptions {
+  cache?: CacheMode;
+}
+
+/**
+ * Progress reported by the server for a call.
+ *
+ * @experimental
+ */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Options of calls that may need input (`callTool`, `getPrompt`, `readResource`).
+ *
+ * @experimental
+ */
+export interface InputRequestOptions extends CacheableRequestOptions {
+  onProgress?: (progress: Progress) => void;
+  /** Restart the timeout whenever progress arrives. Default false. */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard limit even when progress resets the timeout. Default: none. */
+  maxTotalTimeoutMs?: number;
+  /**
+   * `auto` (default): answer `input_required` with the handlers. `manual`: return the
+   * `InputRequiredResult` to the caller, who resumes with `inputResponses` and `requestState`.
+   */
+  inputMode?: 'auto' | 'manual';
+  /** Resuming a manual round: the answers to the previous `inputRequests`. */
+  inputResponses?: Record<string, unknown>;
+  /** Resuming a manual round: the previous `requestState`, byte-exact. */
+  requestState?: string;
+}
+
+/**
+ * Options of `callTool`.
+ *
+ * @experimental
+ */
+export interface CallToolOptions extends InputRequestOptions {
+  /** Check `structuredContent` against the tool's `outputSchema` (`INVALID_RESULT`). Default true. */
+  validateOutput?: boolean;
+}
+
+/**
+ * Options of the all-pages iterators.
+ *
+ * @experimental
+ */
+export interface IterateOptions extends CacheableRequestOptions {
+  /** Pages fetched at most before `LIMIT_EXCEEDED`. Default 100. */
+  maxPages?: number;
+}
+
+/**
+ * What a `listen` asks for (the modern `SubscriptionFilter`).
+ *
+ * @experimental
+ */
+export interface ListenFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/**
+ * One change notification from a `listen` stream.
+ *
+ * @experimental
+ */
+export type ChangeNotification =
+  | { type: 'toolsListChanged' }
+  | { type: 'promptsListChanged' }
+  | { type: 'resourcesListChanged' }
+  | { type: 'resourceUpdated'; uri: string }
+  | { type: 'extension'; method: string; params?: Record<string, unknown> };
+
+/**
+ * A live subscription: iterate it for changes; `close()` (or `break`) ends it. Iteration ends
+ * normally when the server ends the subscription with its final result, and throws
+ * (`CONNECTION_CLOSED`) when the stream drops without one.
+ *
+ * @experimental
+ */
+export interface ChangeStream extends AsyncIterable<ChangeNotification> {
+  /** The subset of the filter the server will honour (its acknowledgement). */
+  readonly acknowledged: Promise<ListenFilter>;
+  close(): Promise<void>;
+}
+
+/**
+ * Options of `listen`.
+ *
+ * @experimental
+ */
+export interface ListenOptions {
+  signal?: AbortSignal;
+  /** Notifications buffered while nobody reads before the stream fails. Default 1000. */
+  maxBuffered?: number;
+}
+
+/**
+ * A manual-mode outcome: the server needs input the caller must supply.
+ *
+ * @experimental
+ */
+export type InputRequired = InputRequiredResult;
+
+/**
+ * The server facts a client holds after connecting.
+ *
+ * @experimental
+ */
+export interface ServerFacts {
+  serverInfo?: Implementation;
+  capabilities: ServerCapabilities;
+  instructions?: string;
+}
