@@ -1,0 +1,186 @@
+/**
+ * The modern (2026-07-28) era session: stateless requests that each carry their own `_meta`
+ * envelope, version renegotiation on -32022, results checked against the negotiated revision.
+ */
+import {
+  buildRequestMeta,
+  type DiscoverResult,
+  ErrorCode,
+  getWire,
+  type Implementation,
+  isModernVersion,
+  LocalError,
+  LocalErrorCode,
+  META_KEYS,
+  MODERN_VERSIONS,
+  ProtocolError,
+  parseResult,
+  selectMutualVersion,
+} from '@twofold/protocol/experimental';
+import type { RpcConnection } from '../rpc/connection';
+import type { EraSession, SessionHooks, SessionRequestOptions } from '../session/types';
+import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
+import { openModernListen } from './listen';
+
+/**
+ * What a modern session is built from: a started connection and the server's discover result.
+ */
+export interface ModernSessionInit {
+  connection: RpcConnection;
+  hooks: SessionHooks;
+  verdict: EraVerdict;
+  discover: DiscoverResult;
+}
+
+/** Sends a request with its `_meta` envelope, renegotiating the version once; unvalidated. */
+export type ModernSend = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: SessionRequestOptions,
+) => Promise<Record<string, unknown>>;
+
+/**
+ * Builds the modern session on an open connection (era detection has already run
+ * `server/discover`). Takes over the connection's handlers.
+ */
+export function createModernSession(init: ModernSessionInit): EraSession {
+  const { connection, hooks } = init;
+  let verdict: EraVerdict = { ...init.verdict, discover: init.discover };
+  const facts = factsOf(init.discover);
+  let closing = false;
+
+  connection.setHandlers({
+    // Modern servers never send requests: everything they need travels as input_required.
+    onRequest: async (method) => {
+      throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    },
+    onNotification: (notification) =>
+      hooks.onNotification(notification.method, notification.params),
+    onError: (error) =>
+      hooks.onWarning({
+        code: 'unexpected-message',
+        message: error.message,
+        ...(error instanceof LocalError && error.details ? { details: error.details } : {}),
+      }),
+    onClose: (error) => hooks.onClose(closing ? undefined : error),
+  });
+
+  const attempt = (
+    version: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: SessionRequestOptions,
+  ) => {
+    const { trace, meta, ...rpc } = options;
+    const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
+    const envelope = buildRequestMeta({
+      protocolVersion: version,
+      clientCapabilities: hooks.capabilities,
+      clientInfo: hooks.clientInfo,
+      ...(hooks.logLevel ? { logLevel: hooks.logLevel } : {}),
+      ...((trace ?? hooks.trace) ? { trace: trace ?? hooks.trace } : {}),
+    });
+    const sent = { ...params, _meta: { ...envelope, ...meta, ...callerMeta } };
+    return connection.request(method, sent, {
+      ...rpc,
+      timeoutMs: rpc.timeoutMs ?? hooks.requestTimeoutMs,
+    });
+  };
+
+  const sendVersioned = async (
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: SessionRequestOptions,
+  ): Promise<{ result: Record<string, unknown>; version: string }> => {
+    const version = verdict.protocolVersion;
+    try {
+      return { result: await attempt(version, method, params, options), version };
+    } catch (error) {
+      if (!(error instanceof ProtocolError) || error.code !== ErrorCode.UnsupportedProtocolVersion)
+        throw error;
+      const supported = supportedOf(error.data);
+      const next = selectMutualVersion(supported, MODERN_VERSIONS);
+      if (!next) {
+        throw new LocalError(
+          LocalErrorCode.NoMutualVersion,
+          `${method}: the server supports none of our modern versions (it offers ${supported.join(', ') || 'none'})`,
+          { cause: error, details: { supported, requested: version } },
+        );
+      }
+      verdict = { ...verdict, protocolVersion: next };
+      // Exactly one retry: a second -32022 goes to the caller as it is.
+      return { result: await attempt(next, method, params, options), version: next };
+    }
+  };
+  const send: ModernSend = async (method, params, options) =>
+    (await sendVersioned(method, params, options)).result;
+
+  const request = async (
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: SessionRequestOptions = {},
+  ) => {
+    const { result, version } = await sendVersioned(method, params, options);
+    return validate(version, method, result);
+  };
+
+  return {
+    get verdict() {
+      return verdict;
+    },
+    facts,
+    request,
+    listen(filter: ListenFilter, options: ListenOptions = {}) {
+      return openModernListen(
+        { send, hooks, isClosing: () => closing, isDisconnected: () => connection.isClosed },
+        filter,
+        options,
+      );
+    },
+    async ping(options = {}) {
+      await request('server/discover', undefined, options);
+    },
+    async close() {
+      closing = true;
+      await connection.close();
+    },
+  };
+}
+
+/**
+ * Checks a result against the method's schema in `version` (methods the revision does not know
+ * pass through). A missing `resultType` reads as `complete`; `input_required` passes where the
+ * method allows it (the wire's result schema includes it), and is the caller's to run.
+ */
+function validate(
+  version: string,
+  method: string,
+  result: Record<string, unknown>,
+): Record<string, unknown> {
+  if (!isModernVersion(version)) return result;
+  const wire = getWire(version);
+  const spec = wire.methods.get(method);
+  if (spec?.kind !== 'request' || !spec.result) return result;
+  const input = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+  const parsed = parseResult(wire, method, input);
+  if (!parsed.ok) throw parsed.error;
+  return parsed.value;
+}
+
+/** The facts a discover result states. */
+function factsOf(discover: DiscoverResult): ServerFacts {
+  const facts: ServerFacts = { capabilities: discover.capabilities ?? {} };
+  if (typeof discover.instructions === 'string') facts.instructions = discover.instructions;
+  const info = isRecord(discover._meta) ? discover._meta[META_KEYS.serverInfo] : undefined;
+  if (isRecord(info)) facts.serverInfo = info as Implementation;
+  return facts;
+}
+
+function supportedOf(data: unknown): string[] {
+  const list = isRecord(data) ? data.supported : undefined;
+  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
