@@ -1,9 +1,12 @@
 /**
- * The experimental API of `@twofold/client`. Every export here carries an `@experimental` TSDoc tag and
- * may change in any minor release.
+ * The experimental API of `@twofold/client`: `McpClient`, the dual-era MCP client, with its
+ * options, targets and cache store. Runtime-neutral; the stdio and HTTP targets live on
+ * `@twofold/client/node`. Every export may change in any minor release.
  *
- * The package is scaffolded: its API arrives with its issue.
- *
+ * @experimental
  * @packageDocumentation
  */
-export {};
+export { InMemoryCacheStore, type InMemoryCacheStoreOptions } from './cache/memory-store';
+export type { CacheEntry, CacheStore } from './cache/store';
+export { McpClient } from './client';
+export type * from './types';

@@ -1,0 +1,415 @@
+/**
+ * `McpClient`: one client for every MCP server, modern or legacy. It detects the era, then
+ * offers the same calls in both, answering input requests, caching what the server allows to
+ * be cached, and keeping the tool catalog that modern HTTP headers and output checks need.
+ */
+import {
+  type CallToolResult,
+  type CompleteRequestParams,
+  type CompleteResult,
+  type DiscoverResult,
+  ErrorCode,
+  type GetPromptResult,
+  type Implementation,
+  type InputRequiredResult,
+  type ListPromptsResult,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ListToolsResult,
+  LocalError,
+  LocalErrorCode,
+  META_KEYS,
+  type Prompt,
+  ProtocolError,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool,
+} from '@twofold/protocol/experimental';
+import { InMemoryCacheStore } from './cache/memory-store';
+import { ResultCache } from './cache/result-cache';
+import { ToolCatalog } from './catalog/tool-catalog';
+import { connectSession } from './era/connect';
+import { InputAnswerer } from './input/answerer';
+import { iteratePages } from './pagination';
+import { RequestPipeline } from './request-pipeline';
+import type { EraSession, SessionHooks } from './session/types';
+import type {
+  CacheableRequestOptions,
+  CallToolOptions,
+  ChangeStream,
+  EraVerdict,
+  InputRequestOptions,
+  IterateOptions,
+  ListenFilter,
+  ListenOptions,
+  McpClientOptions,
+  RequestOptions,
+  ServerTarget,
+} from './types';
+
+const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_PAGES = 100;
+
+type Page = { cursor?: string };
+
+/**
+ * A dual-era MCP client. Connect with `McpClient.connect(target, options)`, where the target
+ * comes from `@twofold/client/node` (`stdioServer`, `httpServer`) or wraps any `Transport`.
+ *
+ * @experimental
+ */
+export class McpClient {
+  private readonly options: McpClientOptions;
+  private readonly answerer: InputAnswerer;
+  private readonly catalog = new ToolCatalog();
+  private session: EraSession | undefined;
+  private pipeline: RequestPipeline | undefined;
+  private closeError: Error | undefined;
+  private closedFlag = false;
+
+  constructor(options: McpClientOptions) {
+    this.options = options;
+    this.answerer = new InputAnswerer(options.handlers);
+  }
+
+  /** Creates a client and connects it. */
+  static async connect(target: ServerTarget, options: McpClientOptions): Promise<McpClient> {
+    const client = new McpClient(options);
+    await client.connect(target);
+    return client;
+  }
+
+  /** Detects the server's era (unless pinned or known) and opens the session. */
+  async connect(target: ServerTarget): Promise<void> {
+    if (this.session) throw new Error('McpClient.connect() may be called only once');
+    const o = this.options;
+    const store = o.cache === false ? undefined : (o.cache ?? new InMemoryCacheStore());
+    const cache = store && new ResultCache(store, target.key, o.principal ?? '');
+    const session = await connectSession(target, {
+      era: o.era ?? 'auto',
+      ...(o.protocolVersion === undefined ? {} : { protocolVersion: o.protocolVersion }),
+      ...(o.verdict === undefined ? {} : { verdict: o.verdict }),
+      probeTimeoutMs: o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      hooks: this.hooks(cache),
+      headerParams: (tool) => this.catalog.headerParams(tool),
+    });
+    this.session = session;
+    this.pipeline = new RequestPipeline({
+      session,
+      cache,
+      answerer: this.answerer,
+      maxInputRounds: o.maxInputRounds ?? 8,
+    });
+  }
+
+  /** What era detection concluded; persist it and pass it back as `options.verdict`. */
+  get verdict(): EraVerdict {
+    return this.live().verdict;
+  }
+
+  get era(): 'modern' | 'legacy' {
+    return this.live().verdict.era;
+  }
+
+  get protocolVersion(): string {
+    return this.live().verdict.protocolVersion;
+  }
+
+  get serverInfo(): Implementation | undefined {
+    return this.live().facts.serverInfo;
+  }
+
+  get serverCapabilities(): ServerCapabilities {
+    return this.live().facts.capabilities;
+  }
+
+  get instructions(): string | undefined {
+    return this.live().facts.instructions;
+  }
+
+  /** True once the connection has ended (by `close()` or by the server). */
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /**
+   * The server's discovery result. Legacy servers have no `server/discover`: the answer is
+   * built from the `initialize` result (its one negotiated version, capabilities, instructions).
+   */
+  async discover(options: CacheableRequestOptions = {}): Promise<DiscoverResult> {
+    const session = this.live();
+    if (session.verdict.era === 'modern') {
+      return this.run().cached<DiscoverResult>('server/discover', undefined, options);
+    }
+    const { facts } = session;
+    const result: DiscoverResult = {
+      supportedVersions: [session.verdict.protocolVersion],
+      capabilities: facts.capabilities,
+    };
+    if (facts.instructions !== undefined) result.instructions = facts.instructions;
+    if (facts.serverInfo) result._meta = { [META_KEYS.serverInfo]: facts.serverInfo };
+    return result;
+  }
+
+  /**
+   * One page of tools. Tools whose `x-mcp-header` annotations are invalid are left out, with a
+   * warning (`onWarning`), as the Streamable HTTP page requires.
+   */
+  async listTools(
+    page: Page = {},
+    options: CacheableRequestOptions = {},
+  ): Promise<ListToolsResult> {
+    const result = await this.run().cached<ListToolsResult>('tools/list', page, options);
+    const { tools, excluded } = this.catalog.accept(result.tools);
+    for (const { name, errors } of excluded) {
+      this.options.onWarning?.({
+        code: 'invalid-tool-header-annotations',
+        message: `tool ${JSON.stringify(name)} left out: invalid x-mcp-header annotations`,
+        details: { tool: name, errors },
+      });
+    }
+    return { ...result, tools };
+  }
+
+  async listResources(
+    page: Page = {},
+    options: CacheableRequestOptions = {},
+  ): Promise<ListResourcesResult> {
+    return this.run().cached<ListResourcesResult>('resources/list', page, options);
+  }
+
+  async listResourceTemplates(
+    page: Page = {},
+    options: CacheableRequestOptions = {},
+  ): Promise<ListResourceTemplatesResult> {
+    const method = 'resources/templates/list';
+    return this.run().cached<ListResourceTemplatesResult>(method, page, options);
+  }
+
+  async listPrompts(
+    page: Page = {},
+    options: CacheableRequestOptions = {},
+  ): Promise<ListPromptsResult> {
+    return this.run().cached<ListPromptsResult>('prompts/list', page, options);
+  }
+
+  /** Every tool, page by page (at most `maxPages`, default 100; a repeated cursor fails). */
+  iterateTools(options: IterateOptions = {}): AsyncGenerator<Tool> {
+    return this.pages(options, async (cursor) => {
+      const r = await this.listTools(cursorPage(cursor), options);
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+  }
+
+  iterateResources(options: IterateOptions = {}): AsyncGenerator<Resource> {
+    return this.pages(options, async (cursor) => {
+      const r = await this.listResources(cursorPage(cursor), options);
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+  }
+
+  iterateResourceTemplates(options: IterateOptions = {}): AsyncGenerator<ResourceTemplate> {
+    return this.pages(options, async (cursor) => {
+      const r = await this.listResourceTemplates(cursorPage(cursor), options);
+      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+    });
+  }
+
+  iteratePrompts(options: IterateOptions = {}): AsyncGenerator<Prompt> {
+    return this.pages(options, async (cursor) => {
+      const r = await this.listPrompts(cursorPage(cursor), options);
+      return { items: r.prompts, nextCursor: r.nextCursor };
+    });
+  }
+
+  /**
+   * Calls a tool. Input requests are answered by the handlers (or returned, in manual mode);
+   * a -32020 header mismatch refreshes the tool list and retries once; `structuredContent` is
+   * checked against the tool's `outputSchema` when the tool has been listed.
+   */
+  callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallToolOptions & { inputMode?: 'auto' },
+  ): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: CallToolOptions & { inputMode: 'manual' },
+  ): Promise<CallToolResult | InputRequiredResult>;
+  async callTool(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult | InputRequiredResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    let result: Record<string, unknown>;
+    try {
+      result = await this.run().withInput('tools/call', params, options);
+    } catch (error) {
+      if (!(error instanceof ProtocolError) || error.code !== ErrorCode.HeaderMismatch) throw error;
+      // The server's tool definitions changed under us: refresh the headers, retry once.
+      for await (const _ of this.iterateTools({ cache: 'refresh' })) {
+        // Listing fills the catalog.
+      }
+      result = await this.run().withInput('tools/call', params, options);
+    }
+    if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
+    const call = result as unknown as CallToolResult;
+    if (options.validateOutput !== false) this.checkOutput(name, call);
+    return call;
+  }
+
+  readResource(
+    uri: string,
+    options?: InputRequestOptions & { inputMode?: 'auto' },
+  ): Promise<ReadResourceResult>;
+  readResource(
+    uri: string,
+    options: InputRequestOptions & { inputMode: 'manual' },
+  ): Promise<ReadResourceResult | InputRequiredResult>;
+  async readResource(
+    uri: string,
+    options: InputRequestOptions = {},
+  ): Promise<ReadResourceResult | InputRequiredResult> {
+    return this.run().withInput<ReadResourceResult>('resources/read', { uri }, options);
+  }
+
+  getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options?: InputRequestOptions & { inputMode?: 'auto' },
+  ): Promise<GetPromptResult>;
+  getPrompt(
+    name: string,
+    args: Record<string, string> | undefined,
+    options: InputRequestOptions & { inputMode: 'manual' },
+  ): Promise<GetPromptResult | InputRequiredResult>;
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: InputRequestOptions = {},
+  ): Promise<GetPromptResult | InputRequiredResult> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    return this.run().withInput<GetPromptResult>('prompts/get', params, options);
+  }
+
+  /** Argument completion (`completion/complete`). */
+  async complete(
+    params: CompleteRequestParams,
+    options: RequestOptions = {},
+  ): Promise<CompleteResult> {
+    return this.run().plain<CompleteResult>('completion/complete', { ...params }, options);
+  }
+
+  /**
+   * Change notifications as an async iterable: modern `subscriptions/listen`, or on legacy
+   * servers the same API fed by `resources/subscribe` and list-changed notifications.
+   */
+  listen(filter: ListenFilter, options: ListenOptions = {}): ChangeStream {
+    return this.live().listen(filter, options);
+  }
+
+  /** Checks the server answers: legacy `ping`, modern `server/discover`. */
+  ping(options: RequestOptions = {}): Promise<void> {
+    return this.live().ping(options);
+  }
+
+  /**
+   * Any request, for methods without a dedicated call (extensions). Input requests are answered
+   * for the methods that may need input.
+   */
+  request(
+    method: string,
+    params?: Record<string, unknown>,
+    options: InputRequestOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return this.run().withInput(method, params, options);
+  }
+
+  /** Ends the session (stops a stdio server, deletes a legacy HTTP session). Idempotent. */
+  async close(): Promise<void> {
+    await this.session?.close();
+    this.closedFlag = true;
+  }
+
+  private hooks(cache: ResultCache | undefined): SessionHooks {
+    const o = this.options;
+    return {
+      clientInfo: o.clientInfo,
+      capabilities: { ...o.capabilities, ...this.answerer.capabilities },
+      logLevel: o.logLevel,
+      trace: o.trace,
+      requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      answerInput: (method, params, context) => this.answerer.answer(method, params, context),
+      onNotification: (method, params) => {
+        cache?.invalidate(method, params).catch((error: unknown) => this.warnCache(error));
+        if (method === 'notifications/message' && params) o.onLog?.(params);
+        o.onNotification?.(method, params);
+      },
+      onWarning: (warning) => o.onWarning?.(warning),
+      onClose: (error) => {
+        this.closedFlag = true;
+        this.closeError = error;
+      },
+    };
+  }
+
+  private warnCache(error: unknown): void {
+    const message = `cache invalidation failed: ${error instanceof Error ? error.message : String(error)}`;
+    this.options.onWarning?.({ code: 'unexpected-message', message });
+  }
+
+  private checkOutput(name: string, result: CallToolResult): void {
+    if (result.isError === true) return;
+    const check = this.catalog.validateOutput(name, result.structuredContent);
+    if (check.ok) return;
+    throw new LocalError(
+      LocalErrorCode.InvalidResult,
+      `tool ${JSON.stringify(name)} returned structuredContent that does not match its outputSchema`,
+      { details: { tool: name, errors: check.errors } },
+    );
+  }
+
+  private pages<T>(
+    options: IterateOptions,
+    fetchPage: (
+      cursor: string | undefined,
+    ) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  ): AsyncGenerator<T> {
+    return iteratePages(fetchPage, options.maxPages ?? DEFAULT_MAX_PAGES);
+  }
+
+  private live(): EraSession {
+    if (!this.session) {
+      throw new LocalError(
+        LocalErrorCode.NotConnected,
+        'McpClient is not connected; call connect() first',
+      );
+    }
+    return this.session;
+  }
+
+  private run(): RequestPipeline {
+    this.live();
+    if (this.closedFlag) {
+      throw new LocalError(
+        LocalErrorCode.ConnectionClosed,
+        'the connection to the server has ended',
+        {
+          ...(this.closeError ? { cause: this.closeError } : {}),
+        },
+      );
+    }
+    return this.pipeline as RequestPipeline;
+  }
+}
+
+function cursorPage(cursor: string | undefined): Page {
+  return cursor === undefined ? {} : { cursor };
+}

@@ -1,0 +1,122 @@
+/**
+ * What happens around one client call, the same in both eras: the cache in front, then the
+ * session request, then the rounds of a modern `input_required` answer.
+ */
+import {
+  CACHEABLE_METHODS,
+  INPUT_REQUIRED_METHODS,
+  ResultType,
+  resultTypeOf,
+} from '@twofold/protocol/experimental';
+import type { ResultCache } from './cache/result-cache';
+import type { InputAnswerer } from './input/answerer';
+import { runInputRounds } from './input/rounds';
+import type { EraSession, SessionRequestOptions } from './session/types';
+import type { CacheableRequestOptions, InputRequestOptions, RequestOptions } from './types';
+
+type Params = Record<string, unknown> | undefined;
+type Result = Record<string, unknown>;
+
+/** The parts a pipeline works with. */
+export interface PipelineParts {
+  session: EraSession;
+  cache: ResultCache | undefined;
+  answerer: InputAnswerer;
+  maxInputRounds: number;
+}
+
+/** Runs client calls through cache, session and input rounds. */
+export class RequestPipeline {
+  constructor(private readonly parts: PipelineParts) {}
+
+  /** A request whose result is neither cached nor able to need input. */
+  plain<T = Result>(method: string, params: Params, options: RequestOptions): Promise<T> {
+    return this.parts.session.request(method, params, sessionOptions(options)) as Promise<T>;
+  }
+
+  /** A cacheable request: read the cache (unless bypassed), ask, store. */
+  async cached<T = Result>(
+    method: string,
+    params: Params,
+    options: CacheableRequestOptions,
+  ): Promise<T> {
+    const ask = () => this.plain(method, params, options);
+    return (await this.throughCache(method, params, options, ask)) as T;
+  }
+
+  /**
+   * A request that may answer `input_required`: rounds are run with the handlers, or in manual
+   * mode the interim result is returned. Cacheable methods (`resources/read`) use the cache.
+   */
+  async withInput<T = Result>(
+    method: string,
+    params: Params,
+    options: InputRequestOptions,
+  ): Promise<T> {
+    const ask = () => this.askWithInput(method, params, options);
+    const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
+    if (!CACHEABLE_METHODS.has(method) || resuming) return (await ask()) as T;
+    return (await this.throughCache(method, params, options, ask)) as T;
+  }
+
+  private async askWithInput(
+    method: string,
+    params: Params,
+    options: InputRequestOptions,
+  ): Promise<Result> {
+    const { session } = this.parts;
+    const send = (extra: Params) =>
+      session.request(method, { ...params, ...extra }, sessionOptions(options));
+    const first = await send(resumeFields(options));
+    if (resultTypeOf(first) !== ResultType.InputRequired || !INPUT_REQUIRED_METHODS.has(method)) {
+      return first;
+    }
+    if (options.inputMode === 'manual') return first;
+    return runInputRounds({
+      first,
+      retry: (extra) => send(extra),
+      answerer: this.parts.answerer,
+      maxRounds: this.parts.maxInputRounds,
+      era: session.verdict.era,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  private async throughCache(
+    method: string,
+    params: Params,
+    options: CacheableRequestOptions,
+    ask: () => Promise<Result>,
+  ): Promise<Result> {
+    const { cache } = this.parts;
+    const mode = options.cache ?? 'use';
+    if (!cache || mode === 'bypass') return ask();
+    if (mode === 'use') {
+      const hit = await cache.get(method, params);
+      if (hit) return hit;
+    }
+    const result = await ask();
+    await cache.put(method, params, result);
+    return result;
+  }
+}
+
+function resumeFields(options: InputRequestOptions): Params {
+  const extra: Record<string, unknown> = {};
+  if (options.inputResponses) extra.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) extra.requestState = options.requestState;
+  return extra;
+}
+
+function sessionOptions(options: InputRequestOptions | RequestOptions): SessionRequestOptions {
+  const o = options as InputRequestOptions;
+  const out: SessionRequestOptions = {};
+  if (o.signal) out.signal = o.signal;
+  if (o.timeoutMs !== undefined) out.timeoutMs = o.timeoutMs;
+  if (o.trace) out.trace = o.trace;
+  if (o.meta) out.meta = o.meta;
+  if (o.onProgress) out.onProgress = o.onProgress;
+  if (o.resetTimeoutOnProgress !== undefined) out.resetTimeoutOnProgress = o.resetTimeoutOnProgress;
+  if (o.maxTotalTimeoutMs !== undefined) out.maxTotalTimeoutMs = o.maxTotalTimeoutMs;
+  return out;
+}

@@ -1,0 +1,79 @@
+/** The HTTP target: Streamable HTTP in either era, and the 2024-11-05 HTTP+SSE fallback. */
+import {
+  type HttpHeadersOption,
+  type ReconnectOptions,
+  SseClientTransport,
+  StreamableHttpClientTransport,
+} from '@twofold/transports/http';
+import type { Dispatcher } from 'undici';
+import type { HttpTransportRequest, ServerTarget } from '../types';
+
+/**
+ * How to reach an HTTP server.
+ *
+ * @experimental
+ */
+export interface HttpServerOptions {
+  /** The MCP endpoint. */
+  url: string | URL;
+  /**
+   * Where a 2024-11-05 HTTP+SSE server's event stream lives when it is not `url` (often a
+   * `/sse` path). Default: `url`, as the spec's fallback prescribes.
+   */
+  sseUrl?: string | URL;
+  /** Extra headers (e.g. `Authorization`), fixed or computed before each request. */
+  headers?: HttpHeadersOption;
+  /** Response start and stream inactivity limit, in milliseconds. Default 60000. */
+  requestTimeoutMs?: number;
+  /** Largest response body or SSE event, in bytes. Default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Reconnection of legacy SSE streams. */
+  reconnect?: ReconnectOptions;
+  /** The undici dispatcher (e.g. a proxy agent). Default: one keep-alive agent per transport. */
+  dispatcher?: Dispatcher;
+}
+
+/**
+ * A server reached over HTTP. The client starts with a modern POST and falls back to legacy
+ * Streamable HTTP, then to HTTP+SSE, as the server's answers require.
+ *
+ * @experimental
+ */
+export function httpServer(options: HttpServerOptions): ServerTarget {
+  const url = new URL(options.url);
+  return {
+    kind: 'http',
+    key: `http:${url.origin}${url.pathname}${url.search}`,
+    open: (request) => openTransport(options, request),
+  };
+}
+
+function openTransport(options: HttpServerOptions, request: HttpTransportRequest) {
+  const shared = {
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.requestTimeoutMs === undefined
+      ? {}
+      : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  };
+  if (request.kind === 'http+sse') {
+    return new SseClientTransport({
+      url: options.sseUrl ?? options.url,
+      ...shared,
+      ...(options.maxResponseBytes === undefined
+        ? {}
+        : { maxEventBytes: options.maxResponseBytes }),
+    });
+  }
+  return new StreamableHttpClientTransport({
+    url: options.url,
+    era: request.kind,
+    headerParams: request.headerParams,
+    ...shared,
+    ...(request.protocolVersion === undefined ? {} : { protocolVersion: request.protocolVersion }),
+    ...(options.maxResponseBytes === undefined
+      ? {}
+      : { maxResponseBytes: options.maxResponseBytes }),
+    ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+  });
+}

@@ -1,0 +1,25 @@
+/** The stdio target: each `open()` spawns the server afresh (era detection may need a second). */
+import { StdioClientTransport, type StdioClientTransportOptions } from '@twofold/transports/stdio';
+import type { ServerTarget } from '../types';
+
+/**
+ * How to start a stdio server: the `StdioClientTransport` options (command, args, env
+ * allow-list, cwd, stderr handling, close timeouts, message size limit).
+ *
+ * @experimental
+ */
+export type StdioServerOptions = StdioClientTransportOptions;
+
+/**
+ * A server the client starts as a child process and talks to over stdin/stdout.
+ *
+ * @experimental
+ */
+export function stdioServer(options: StdioServerOptions): ServerTarget {
+  const identity = [options.cwd ?? '', options.command, ...(options.args ?? [])];
+  return {
+    kind: 'stream',
+    key: `stdio:${JSON.stringify(identity)}`,
+    open: () => new StdioClientTransport(options),
+  };
+}
