@@ -34,7 +34,10 @@ export type ProbeObservation =
 export type ProbeVerdict =
   /** The server is modern and accepted `version`. */
   | { verdict: 'modern'; version: string; result?: unknown; error?: ErrorObject }
-  /** The server is modern but wants another version: retry with `version`. */
+  /**
+   * The server is modern and named a version to use: retry once with `version` (which may be
+   * the one just sent). The caller bounds the retries.
+   */
   | { verdict: 'retry'; version: ModernVersion }
   /**
    * The server is legacy: run `initialize` (with `version` when the server named one). `fresh`
@@ -157,14 +160,8 @@ function classifyProbeError(error: ErrorObject, options: ProbeOptions): ProbeVer
     ? data.supported.filter((v) => typeof v === 'string')
     : [];
   const modern = selectMutualVersion(supported, options.modern ?? MODERN_VERSIONS);
-  if (modern === options.requested) {
-    // Retrying would loop: the server rejected the very version it lists.
-    return {
-      verdict: 'error',
-      code: LocalErrorCode.EraDetectionFailed,
-      reason: `server rejected ${options.requested} but lists it as supported`,
-    };
-  }
+  // Even the very version just sent is retried (the server may have rejected something else
+  // about the request, e.g. a missing header): the caller allows one retry, so it cannot loop.
   if (modern) return { verdict: 'retry', version: modern };
   // A dual-era server may list only legacy versions we share: use the legacy handshake then.
   const legacy = selectMutualVersion(supported, options.legacy ?? LEGACY_VERSIONS);

@@ -31,9 +31,9 @@ describe('classifyStdioProbe', () => {
       { verdict: 'modern', version: '2026-07-28' },
     ],
     [
-      '-32022 rejecting a version it lists (would loop)',
+      '-32022 rejecting a version it lists (retried once by the caller)',
       { type: 'error', error: unsupported(['2030-01-01', '2026-07-28']) },
-      { verdict: 'error', code: LocalErrorCode.EraDetectionFailed },
+      { verdict: 'retry', version: '2026-07-28' },
     ],
     [
       '-32022 listing only legacy versions we share',
