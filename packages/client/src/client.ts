@@ -30,11 +30,12 @@ import {
 import { InMemoryCacheStore } from './cache/memory-store';
 import { ResultCache } from './cache/result-cache';
 import { ToolCatalog } from './catalog/tool-catalog';
+import { clientHooks } from './client-hooks';
 import { connectSession } from './era/connect';
 import { InputAnswerer } from './input/answerer';
 import { iteratePages } from './pagination';
 import { RequestPipeline } from './request-pipeline';
-import type { EraSession, SessionHooks } from './session/types';
+import type { EraSession } from './session/types';
 import type {
   CacheableRequestOptions,
   CallToolOptions,
@@ -51,7 +52,6 @@ import type {
 
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_PAGES = 100;
 
 type Page = { cursor?: string };
@@ -70,6 +70,8 @@ export class McpClient {
   private pipeline: RequestPipeline | undefined;
   private closeError: Error | undefined;
   private closedFlag = false;
+  /** Aborted when the connection ends: input handlers still answering must stop then. */
+  private readonly ended = new AbortController();
 
   constructor(options: McpClientOptions) {
     this.options = options;
@@ -95,7 +97,17 @@ export class McpClient {
       ...(o.verdict === undefined ? {} : { verdict: o.verdict }),
       probeTimeoutMs: o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      hooks: this.hooks(cache),
+      hooks: clientHooks({
+        options: o,
+        answerer: this.answerer,
+        catalog: this.catalog,
+        cache,
+        onEnd: (error) => {
+          this.closedFlag = true;
+          this.closeError = error;
+          this.end();
+        },
+      }),
       headerParams: (tool) => this.catalog.headerParams(tool),
     });
     this.session = session;
@@ -104,6 +116,7 @@ export class McpClient {
       cache,
       answerer: this.answerer,
       maxInputRounds: o.maxInputRounds ?? 8,
+      ended: this.ended.signal,
     });
   }
 
@@ -142,9 +155,10 @@ export class McpClient {
    * built from the `initialize` result (its one negotiated version, capabilities, instructions).
    */
   async discover(options: CacheableRequestOptions = {}): Promise<DiscoverResult> {
+    const pipeline = this.run();
     const session = this.live();
     if (session.verdict.era === 'modern') {
-      return this.run().cached<DiscoverResult>('server/discover', undefined, options);
+      return pipeline.cached<DiscoverResult>('server/discover', undefined, options);
     }
     const { facts } = session;
     const result: DiscoverResult = {
@@ -165,7 +179,7 @@ export class McpClient {
     options: CacheableRequestOptions = {},
   ): Promise<ListToolsResult> {
     const result = await this.run().cached<ListToolsResult>('tools/list', page, options);
-    const { tools, excluded } = this.catalog.accept(result.tools);
+    const { tools, excluded } = this.catalog.accept(result.tools, this.era === 'modern');
     for (const { name, errors } of excluded) {
       this.options.onWarning?.({
         code: 'invalid-tool-header-annotations',
@@ -200,31 +214,32 @@ export class McpClient {
 
   /** Every tool, page by page (at most `maxPages`, default 100; a repeated cursor fails). */
   iterateTools(options: IterateOptions = {}): AsyncGenerator<Tool> {
-    return this.pages(options, async (cursor) => {
-      const r = await this.listTools(cursorPage(cursor), options);
-      return { items: r.tools, nextCursor: r.nextCursor };
-    });
+    return this.pages(
+      options,
+      (page) => this.listTools(page, options),
+      (r) => r.tools,
+    );
   }
 
   iterateResources(options: IterateOptions = {}): AsyncGenerator<Resource> {
-    return this.pages(options, async (cursor) => {
-      const r = await this.listResources(cursorPage(cursor), options);
-      return { items: r.resources, nextCursor: r.nextCursor };
-    });
+    return this.pages(
+      options,
+      (page) => this.listResources(page, options),
+      (r) => r.resources,
+    );
   }
 
   iterateResourceTemplates(options: IterateOptions = {}): AsyncGenerator<ResourceTemplate> {
-    return this.pages(options, async (cursor) => {
-      const r = await this.listResourceTemplates(cursorPage(cursor), options);
-      return { items: r.resourceTemplates, nextCursor: r.nextCursor };
-    });
+    const list = (page: Page) => this.listResourceTemplates(page, options);
+    return this.pages(options, list, (r) => r.resourceTemplates);
   }
 
   iteratePrompts(options: IterateOptions = {}): AsyncGenerator<Prompt> {
-    return this.pages(options, async (cursor) => {
-      const r = await this.listPrompts(cursorPage(cursor), options);
-      return { items: r.prompts, nextCursor: r.nextCursor };
-    });
+    return this.pages(
+      options,
+      (page) => this.listPrompts(page, options),
+      (r) => r.prompts,
+    );
   }
 
   /**
@@ -254,14 +269,19 @@ export class McpClient {
     } catch (error) {
       if (!(error instanceof ProtocolError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The server's tool definitions changed under us: refresh the headers, retry once.
-      for await (const _ of this.iterateTools({ cache: 'refresh' })) {
+      const { signal, timeoutMs } = options;
+      const refresh = { cache: 'refresh' as const, ...(signal ? { signal } : {}) };
+      for await (const _ of this.iterateTools({
+        ...refresh,
+        ...(timeoutMs ? { timeoutMs } : {}),
+      })) {
         // Listing fills the catalog.
       }
       result = await this.run().withInput('tools/call', params, options);
     }
     if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
     const call = result as unknown as CallToolResult;
-    if (options.validateOutput !== false) this.checkOutput(name, call);
+    if (options.validateOutput !== false) this.catalog.assertOutput(name, call);
     return call;
   }
 
@@ -316,7 +336,8 @@ export class McpClient {
   }
 
   /** Checks the server answers: legacy `ping`, modern `server/discover`. */
-  ping(options: RequestOptions = {}): Promise<void> {
+  async ping(options: RequestOptions = {}): Promise<void> {
+    this.run();
     return this.live().ping(options);
   }
 
@@ -324,7 +345,7 @@ export class McpClient {
    * Any request, for methods without a dedicated call (extensions). Input requests are answered
    * for the methods that may need input.
    */
-  request(
+  async request(
     method: string,
     params?: Record<string, unknown>,
     options: InputRequestOptions = {},
@@ -336,52 +357,22 @@ export class McpClient {
   async close(): Promise<void> {
     await this.session?.close();
     this.closedFlag = true;
+    this.end();
   }
 
-  private hooks(cache: ResultCache | undefined): SessionHooks {
-    const o = this.options;
-    return {
-      clientInfo: o.clientInfo,
-      capabilities: { ...o.capabilities, ...this.answerer.capabilities },
-      logLevel: o.logLevel,
-      trace: o.trace,
-      requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      answerInput: (method, params, context) => this.answerer.answer(method, params, context),
-      onNotification: (method, params) => {
-        cache?.invalidate(method, params).catch((error: unknown) => this.warnCache(error));
-        if (method === 'notifications/message' && params) o.onLog?.(params);
-        o.onNotification?.(method, params);
-      },
-      onWarning: (warning) => o.onWarning?.(warning),
-      onClose: (error) => {
-        this.closedFlag = true;
-        this.closeError = error;
-      },
-    };
+  private end(): void {
+    if (!this.ended.signal.aborted) this.ended.abort(this.closedError());
   }
 
-  private warnCache(error: unknown): void {
-    const message = `cache invalidation failed: ${error instanceof Error ? error.message : String(error)}`;
-    this.options.onWarning?.({ code: 'unexpected-message', message });
-  }
-
-  private checkOutput(name: string, result: CallToolResult): void {
-    if (result.isError === true) return;
-    const check = this.catalog.validateOutput(name, result.structuredContent);
-    if (check.ok) return;
-    throw new LocalError(
-      LocalErrorCode.InvalidResult,
-      `tool ${JSON.stringify(name)} returned structuredContent that does not match its outputSchema`,
-      { details: { tool: name, errors: check.errors } },
-    );
-  }
-
-  private pages<T>(
+  private pages<R extends { nextCursor?: string | undefined }, T>(
     options: IterateOptions,
-    fetchPage: (
-      cursor: string | undefined,
-    ) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+    list: (page: Page) => Promise<R>,
+    items: (result: R) => T[],
   ): AsyncGenerator<T> {
+    const fetchPage = async (cursor: string | undefined) => {
+      const result = await list(cursor === undefined ? {} : { cursor });
+      return { items: items(result), nextCursor: result.nextCursor };
+    };
     return iteratePages(fetchPage, options.maxPages ?? DEFAULT_MAX_PAGES);
   }
 
@@ -397,19 +388,15 @@ export class McpClient {
 
   private run(): RequestPipeline {
     this.live();
-    if (this.closedFlag) {
-      throw new LocalError(
-        LocalErrorCode.ConnectionClosed,
-        'the connection to the server has ended',
-        {
-          ...(this.closeError ? { cause: this.closeError } : {}),
-        },
-      );
-    }
+    if (this.closedFlag) throw this.closedError();
     return this.pipeline as RequestPipeline;
   }
-}
 
-function cursorPage(cursor: string | undefined): Page {
-  return cursor === undefined ? {} : { cursor };
+  private closedError(): LocalError {
+    return new LocalError(
+      LocalErrorCode.ConnectionClosed,
+      'the connection to the server has ended',
+      this.closeError ? { cause: this.closeError } : {},
+    );
+  }
 }

@@ -5,6 +5,8 @@
 import {
   CACHEABLE_METHODS,
   INPUT_REQUIRED_METHODS,
+  LocalError,
+  LocalErrorCode,
   ResultType,
   resultTypeOf,
 } from '@twofold/protocol/experimental';
@@ -23,6 +25,8 @@ export interface PipelineParts {
   cache: ResultCache | undefined;
   answerer: InputAnswerer;
   maxInputRounds: number;
+  /** Aborted (with a `CONNECTION_CLOSED` reason) when the connection ends. */
+  ended: AbortSignal;
 }
 
 /** Runs client calls through cache, session and input rounds. */
@@ -72,14 +76,31 @@ export class RequestPipeline {
       return first;
     }
     if (options.inputMode === 'manual') return first;
-    return runInputRounds({
-      first,
-      retry: (extra) => send(extra),
-      answerer: this.parts.answerer,
-      maxRounds: this.parts.maxInputRounds,
-      era: session.verdict.era,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    // Handlers must stop when the caller aborts or the connection ends, whichever comes first.
+    const { ended } = this.parts;
+    const rounds = new AbortController();
+    const stop = () => rounds.abort(options.signal?.aborted ? options.signal.reason : ended.reason);
+    for (const signal of [options.signal, ended]) {
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop, { once: true });
+    }
+    try {
+      return await runInputRounds({
+        first,
+        retry: (extra) => send(extra),
+        answerer: this.parts.answerer,
+        maxRounds: this.parts.maxInputRounds,
+        era: session.verdict.era,
+        signal: rounds.signal,
+      });
+    } catch (error) {
+      // Stopped by the end of the connection, not by the caller: report the connection's end.
+      if (ended.aborted && !options.signal?.aborted && isAborted(error)) throw ended.reason;
+      throw error;
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+      ended.removeEventListener('abort', stop);
+    }
   }
 
   private async throughCache(
@@ -99,6 +120,10 @@ export class RequestPipeline {
     await cache.put(method, params, result);
     return result;
   }
+}
+
+function isAborted(error: unknown): boolean {
+  return error instanceof LocalError && error.code === LocalErrorCode.RequestAborted;
 }
 
 function resumeFields(options: InputRequestOptions): Params {

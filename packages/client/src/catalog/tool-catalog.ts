@@ -5,6 +5,8 @@
 import { type OutputUnit, Validator } from '@cfworker/json-schema';
 import {
   collectHeaderParams,
+  LocalError,
+  LocalErrorCode,
   type McpHeaderParam,
   type Tool,
 } from '@twofold/protocol/experimental';
@@ -36,12 +38,18 @@ interface Entry {
 export class ToolCatalog {
   readonly #entries = new Map<string, Entry>();
 
-  /** Stores every tool of a page whose header annotations are valid; a later one wins a name. */
-  accept(tools: readonly Tool[]): AcceptedTools {
+  /**
+   * Stores every tool of a page whose header annotations are valid; a later one wins a name.
+   * `checkHeaders: false` (legacy servers, which never see `Mcp-Param-*` headers) keeps every
+   * tool.
+   */
+  accept(tools: readonly Tool[], checkHeaders = true): AcceptedTools {
     const accepted: Tool[] = [];
     const excluded: AcceptedTools['excluded'] = [];
     for (const tool of tools) {
-      const collected = collectHeaderParams(tool.inputSchema);
+      const collected = checkHeaders
+        ? collectHeaderParams(tool.inputSchema)
+        : { ok: true as const, params: [] };
       if (!collected.ok) {
         this.#entries.delete(tool.name);
         excluded.push({ name: tool.name, errors: collected.errors });
@@ -97,6 +105,18 @@ export class ToolCatalog {
       return { ok: false, errors: [`outputSchema cannot be used: ${messageOf(error)}`] };
     }
     return result.valid ? { ok: true } : { ok: false, errors: describe(result.errors) };
+  }
+
+  /** Throws `INVALID_RESULT` when a successful call result breaks the tool's `outputSchema`. */
+  assertOutput(name: string, result: { isError?: boolean; structuredContent?: unknown }): void {
+    if (result.isError === true) return;
+    const check = this.validateOutput(name, result.structuredContent);
+    if (check.ok) return;
+    throw new LocalError(
+      LocalErrorCode.InvalidResult,
+      `tool ${JSON.stringify(name)} returned structuredContent that does not match its outputSchema`,
+      { details: { tool: name, errors: check.errors } },
+    );
   }
 }
 
