@@ -17,10 +17,11 @@ import {
   subscriptionIdOf,
   type Transport,
 } from '@twofold/protocol/experimental';
+import { asError } from '../util';
 import { InboundRequests } from './inbound';
 import { PendingRequest, PendingTable } from './pending';
 import type { RpcConnectionOptions, RpcOutcome, RpcRequestOptions } from './types';
-import { asError, closedErrorFor, progressOf, withProgressToken } from './util';
+import { closedErrorFor, progressOf, withProgressToken } from './util';
 
 type Handlers = Pick<RpcConnectionOptions, 'onRequest' | 'onNotification' | 'onError' | 'onClose'>;
 
@@ -147,6 +148,9 @@ export class RpcConnection {
         ? { signal: pending.exchange.signal }
         : undefined;
       this.transport.send(message, sendOptions).catch((error: unknown) => {
+        // A closed transport calls onclose too (Transport rule 4), with the real reason (a
+        // dead process, say): let that path settle the request instead of this generic error.
+        if (error instanceof LocalError && error.code === LocalErrorCode.ConnectionClosed) return;
         pending.reject(asError(error));
       });
     });

@@ -159,6 +159,29 @@ describe('RpcConnection requests', () => {
     await connection.close();
   });
 
+  it('a send refused because the transport closed settles with the close reason', async () => {
+    const transport = new ManualTransport(async () => {
+      throw new LocalError(LocalErrorCode.ConnectionClosed, 'stdin is gone');
+    });
+    const connection = new RpcConnection(transport, {
+      requestTimeoutMs: 5000,
+      cancel: { notify: true, abortExchange: false },
+    });
+    await connection.start();
+    const request = connection.request('initialize');
+    await flush();
+    transport.onerror?.(
+      new LocalError(LocalErrorCode.ProcessExited, 'exited with code 1', {
+        details: { exitCode: 1 },
+      }),
+    );
+    transport.onclose?.();
+    await expect(request).rejects.toMatchObject({
+      code: LocalErrorCode.ProcessExited,
+      details: { exitCode: 1 },
+    });
+  });
+
   it('rejects requests and notifications after close()', async () => {
     pair = await createRpcPair();
     await pair.connection.close();

@@ -51,7 +51,9 @@ export function eraHooks(): SessionHooks & { warnings: ClientWarning[] } {
 export function eraConfig(overrides: Partial<ConnectConfig> = {}): ConnectConfig {
   return {
     era: 'auto',
-    probeTimeoutMs: 300,
+    // Generous: a cold server under CI load must not be mistaken for a silent one. Tests of
+    // the probe timeout set their own.
+    probeTimeoutMs: 10_000,
     connectTimeoutMs: 20_000,
     hooks: eraHooks(),
     headerParams: () => undefined,
