@@ -7,6 +7,7 @@ import type { ToolCatalog } from './catalog/tool-catalog';
 import type { InputAnswerer } from './input/answerer';
 import type { SessionHooks } from './session/types';
 import type { McpClientOptions } from './types';
+import { messageOf } from './util';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
@@ -33,9 +34,7 @@ export function clientHooks(parts: ClientParts): SessionHooks {
     answerInput: (method, params, context) => answerer.answer(method, params, context),
     onNotification: (method, params) => {
       cache?.invalidate(method, params).catch((error: unknown) => {
-        warn(
-          `cache invalidation failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        warn(`cache invalidation failed: ${messageOf(error)}`);
       });
       // A stale schema would reject good results and send outdated headers; the next listTools
       // (or a -32020 refresh) fills the catalog again.

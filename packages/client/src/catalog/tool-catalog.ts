@@ -10,6 +10,7 @@ import {
   type McpHeaderParam,
   type Tool,
 } from '@twofold/protocol/experimental';
+import { messageOf } from '../util';
 
 /**
  * Outcome of {@link ToolCatalog.accept}: the usable tools, and those left out with the reasons.
@@ -102,7 +103,7 @@ export class ToolCatalog {
       result = entry.validator.validate(structuredContent);
     } catch (error) {
       // e.g. a `$ref` that does not resolve inside the schema.
-      return { ok: false, errors: [`outputSchema cannot be used: ${messageOf(error)}`] };
+      return { ok: false, errors: [`outputSchema cannot be used: ${firstLineOf(error)}`] };
     }
     return result.valid ? { ok: true } : { ok: false, errors: describe(result.errors) };
   }
@@ -124,13 +125,13 @@ function compile(schema: object): Validator | Error {
   try {
     return new Validator(schema, '2020-12', false);
   } catch (error) {
-    return new Error(messageOf(error));
+    return new Error(firstLineOf(error));
   }
 }
 
 // First line only: the validator appends a list of every schema it knows.
-function messageOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+function firstLineOf(error: unknown): string {
+  const text = messageOf(error);
   return text.split('\n', 1)[0] ?? text;
 }
 

@@ -16,6 +16,7 @@ import {
 import type { LegacySessionInit } from '../legacy/session';
 import type { RpcConnection } from '../rpc/connection';
 import type { HttpTransportRequest, ServerTarget } from '../types';
+import { messageOf } from '../util';
 import type { ConnectPhaseTransport } from './phase-transport';
 import type { EraPlan } from './plan';
 import type { Established } from './scope';
@@ -230,7 +231,7 @@ async function probe(
         return { observation: { type: 'timeout' }, failure };
       }
     }
-    const message = failure instanceof Error ? failure.message : String(failure);
+    const message = messageOf(failure);
     return { observation: { type: 'network-error', message }, failure };
   }
 }

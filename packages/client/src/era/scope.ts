@@ -12,6 +12,7 @@ import {
 import { RpcConnection } from '../rpc/connection';
 import type { CancelPolicy } from '../rpc/types';
 import type { EraSession, SessionHooks } from '../session/types';
+import { messageOf } from '../util';
 import { ConnectPhaseTransport } from './phase-transport';
 
 /** A session and the connection it runs on: what a connect strategy produces. */
@@ -160,7 +161,7 @@ export class ConnectScope {
 /** Every connect failure is a `LocalError` or a `ProtocolError`. */
 function typed(error: unknown, serverKey: string): Error {
   if (error instanceof LocalError || error instanceof ProtocolError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return new LocalError(
     LocalErrorCode.EraDetectionFailed,
     `Connecting to ${serverKey} failed: ${message}`,

@@ -23,6 +23,7 @@ import { createModernSession } from '../modern/session';
 import type { RpcConnection } from '../rpc/connection';
 import type { SessionHooks } from '../session/types';
 import type { ServerTarget, TransportKind } from '../types';
+import { isRecord } from '../util';
 import type { ConnectScope, Established } from './scope';
 
 /** What every step needs. */
@@ -212,8 +213,4 @@ export async function legacyHandshake(
     const modern = await step.modernConnection(connection);
     return discoverModern(context, modern, step.modernTransport, version, true);
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

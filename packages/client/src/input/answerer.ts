@@ -10,6 +10,7 @@ import {
   ProtocolError,
 } from '@twofold/protocol/experimental';
 import type { InputContext, InputHandlers } from '../types';
+import { messageOf } from '../util';
 
 const ALL_MODES: readonly ('form' | 'url')[] = ['form', 'url'];
 
@@ -80,7 +81,7 @@ async function guarded(run: () => Promise<object>): Promise<Record<string, unkno
     return toRecord(await run());
   } catch (error) {
     if (error instanceof ProtocolError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     throw new ProtocolError(ErrorCode.InternalError, message || 'Input handler failed');
   }
 }

@@ -3,6 +3,7 @@
  * result's `inputRequests` and retry the request until it completes.
  */
 import { LocalError, LocalErrorCode, resultTypeOf } from '@twofold/protocol/experimental';
+import { isRecord } from '../util';
 import type { InputAnswerer } from './answerer';
 
 /**
@@ -119,8 +120,4 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

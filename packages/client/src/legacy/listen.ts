@@ -12,6 +12,7 @@ import { ChangeQueue, changeFromNotification } from '../listen/change-queue';
 import type { RpcConnection } from '../rpc/connection';
 import type { SessionHooks } from '../session/types';
 import type { ChangeNotification, ChangeStream, ListenFilter, ListenOptions } from '../types';
+import { messageOf } from '../util';
 
 const DEFAULT_MAX_BUFFERED = 1000;
 
@@ -182,7 +183,7 @@ export class LegacyListens {
   private warn(message: string, uri: string, error: unknown): void {
     this.hooks.onWarning({
       code: 'listen',
-      message: `${message}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `${message}: ${messageOf(error)}`,
       details: { uri },
     });
   }

@@ -29,6 +29,7 @@ import type {
   ServerFacts,
   TransportKind,
 } from '../types';
+import { messageOf } from '../util';
 import { type HandshakeOutcome, initialize, ModernServerError } from './handshake';
 import { closedError, LegacyListens } from './listen';
 
@@ -291,8 +292,4 @@ function rpcOptions(options: SessionRequestOptions, hooks: SessionHooks): RpcReq
 
 function reportError(hooks: SessionHooks, error: Error): void {
   hooks.onWarning({ code: 'unexpected-message', message: error.message });
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

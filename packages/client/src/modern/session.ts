@@ -20,6 +20,7 @@ import {
 import type { RpcConnection } from '../rpc/connection';
 import type { EraSession, SessionHooks, SessionRequestOptions } from '../session/types';
 import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
+import { isRecord } from '../util';
 import { openModernListen } from './listen';
 
 /**
@@ -179,8 +180,4 @@ function factsOf(discover: DiscoverResult): ServerFacts {
 function supportedOf(data: unknown): string[] {
   const list = isRecord(data) ? data.supported : undefined;
   return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -14,8 +14,8 @@ import {
   ProtocolError,
   type RequestId,
 } from '@twofold/protocol/experimental';
+import { asError, isRecord } from '../util';
 import type { ServerRequestHandler } from './types';
-import { asError, isRecord } from './util';
 
 /** What {@link InboundRequests} needs from its connection. */
 export interface InboundHost {

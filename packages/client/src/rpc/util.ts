@@ -1,18 +1,9 @@
 /**
  * Small helpers of the RPC layer: message shaping and error construction.
  */
-import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
+import { LocalError, LocalErrorCode, META_KEYS } from '@twofold/protocol/experimental';
 import type { Progress } from '../types';
-
-/** A plain JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Any thrown value as an `Error`. */
-export function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
-}
+import { isRecord } from '../util';
 
 /** Copies params with `_meta.progressToken` set; the caller's object is never changed. */
 export function withProgressToken(
@@ -21,7 +12,7 @@ export function withProgressToken(
 ): Record<string, unknown> | undefined {
   if (token === undefined) return params;
   const meta = isRecord(params?._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, progressToken: token } };
+  return { ...params, _meta: { ...meta, [META_KEYS.progressToken]: token } };
 }
 
 /** Reads a `notifications/progress` payload; `undefined` when `progress` is not a number. */
