@@ -92,8 +92,9 @@ describe.each(ERAS)('McpClient calls (%s)', (era) => {
     const progress: Progress[] = [];
     const result = await client.callTool(
       'slow',
-      { steps: 8, gapMs: 40 },
-      { timeoutMs: 200, resetTimeoutOnProgress: true, onProgress: (p) => progress.push(p) },
+      { steps: 8, gapMs: 50 },
+      // 400 ms in all, past the 300 ms timeout; each gap leaves 250 ms of slack for a busy CI.
+      { timeoutMs: 300, resetTimeoutOnProgress: true, onProgress: (p) => progress.push(p) },
     );
     expect(result.content).toEqual([{ type: 'text', text: 'slow done' }]);
     expect(progress).toHaveLength(8);
