@@ -145,6 +145,21 @@ export class McpClient {
     return this.live().facts.instructions;
   }
 
+  /**
+   * Calls `listener` once when the connection ends, by `close()` or by the server (a stdio
+   * server exiting, a legacy session dropped), with the cause when there is one. A listener
+   * added after the end is called at once. Returns a function that removes the listener.
+   */
+  onClose(listener: (cause: Error | undefined) => void): () => void {
+    const call = () => listener(this.closeError);
+    if (this.ended.signal.aborted) {
+      call();
+      return () => {};
+    }
+    this.ended.signal.addEventListener('abort', call, { once: true });
+    return () => this.ended.signal.removeEventListener('abort', call);
+  }
+
   /** True once the connection has ended (by `close()` or by the server). */
   get closed(): boolean {
     return this.closedFlag;

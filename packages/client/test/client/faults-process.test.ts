@@ -67,6 +67,8 @@ describe.each(ERAS)('McpClient and a stdio server that dies mid-call (%s)', (era
     expect(pid).toBeTypeOf('number');
     expect(alive(pid)).toBe(true);
     await client.ping();
+    const closeCauses: (Error | undefined)[] = [];
+    client.onClose((cause) => closeCauses.push(cause));
 
     const stream = client.listen({ toolsListChanged: true });
     expect(await stream.acknowledged).toEqual({ toolsListChanged: true });
@@ -86,6 +88,11 @@ describe.each(ERAS)('McpClient and a stdio server that dies mid-call (%s)', (era
       LocalErrorCode.ConnectionClosed,
     );
     expect(later.cause).toBeInstanceOf(Error);
+    // onClose fired once with the same cause; a listener added now is told at once.
+    expect(closeCauses).toEqual([later.cause]);
+    const lateCauses: (Error | undefined)[] = [];
+    client.onClose((cause) => lateCauses.push(cause));
+    expect(lateCauses).toEqual([later.cause]);
     // An open listen stream ends with the connection, without a final result.
     expectLocal(
       await rejectionOf(stream[Symbol.asyncIterator]().next()),
