@@ -1,3 +1,5 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental'] });
+export default definePackageBuild({
+  entries: ['index', 'experimental', 'node', 'ai-sdk', 'openai', 'langchain'],
+});

@@ -60,7 +60,20 @@ const expected: Record<
     },
     ...rootFields,
   },
-  '@twofold/registry-adapter': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/registry-adapter': {
+    // The manager is Node-only; each host-format adapter needs its host library (an optional
+    // peer), so it gets its own subpath and the experimental entry never loads them.
+    exports: {
+      '.': dual('index'),
+      './experimental': dual('experimental'),
+      './node': dual('node'),
+      './ai-sdk': dual('ai-sdk'),
+      './openai': dual('openai'),
+      './langchain': dual('langchain'),
+      './package.json': './package.json',
+    },
+    ...rootFields,
+  },
   '@twofold/cli': { exports: rootAndExperimental, ...rootFields },
 };
 

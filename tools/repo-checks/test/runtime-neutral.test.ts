@@ -20,6 +20,7 @@ const neutralEntries = new Set([
   '@twofold/client',
   '@twofold/client/experimental',
   '@twofold/registry-adapter',
+  '@twofold/registry-adapter/experimental',
   '@twofold/cli',
 ]);
 

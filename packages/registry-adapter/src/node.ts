@@ -1,0 +1,7 @@
+/**
+ * Placeholder: filled in by its area.
+ *
+ * @experimental
+ * @packageDocumentation
+ */
+export {};
