@@ -1,9 +1,99 @@
 /**
- * The experimental API of `@twofold/registry-adapter`. Every export here carries an `@experimental` TSDoc tag and
- * may change in any minor release.
+ * The experimental API of `@twofold/registry-adapter`: a host's tool registry, MCP servers'
+ * tools imported into it (`McpToolProvider`), a registry published as an MCP server
+ * (`serverFromRegistry`), the naming rules both sides share, host-specific schema copies, and
+ * the `mcp.json` format. Runtime-neutral; the supervised `ServerManager` and file I/O live on
+ * `@twofold/registry-adapter/node`, the host-format adapters on `./ai-sdk`, `./openai` and
+ * `./langchain`. Every export may change in any minor release.
  *
- * The package is scaffolded: its API arrives with its issue.
- *
+ * @experimental
  * @packageDocumentation
  */
-export {};
+export { McpConfigError, type McpConfigIssue } from './config/errors';
+export { type McpConfigDocument, parseMcpConfigText } from './config/json-text';
+export { checkMcpConfig, parseMcpConfig, parseServerEntry } from './config/parse';
+export {
+  httpServerEntrySchema,
+  type McpConfigInput,
+  mcpConfigJsonSchema,
+  mcpConfigSchema,
+  restartPolicySchema,
+  type SecretIssue,
+  type ServerEntryInput,
+  secretIssues,
+  serverEntrySchema,
+  stdioServerEntrySchema,
+  storedVerdictSchema,
+  toolFilterSchema,
+} from './config/schema';
+export { redactSecrets, resolveSecrets } from './config/secrets';
+export type {
+  HttpServerEntry,
+  McpConfig,
+  RestartPolicy,
+  ServerEntry,
+  ServerEntryCommon,
+  StdioServerEntry,
+  StoredVerdict,
+} from './config/types';
+export {
+  defineTool,
+  type FunctionToolDefinition,
+  type FunctionToolReturn,
+} from './export/function-tool';
+export type { ConversionReport, ToolConversion } from './export/report';
+export { annotationsFor, type ToolSemantics } from './export/semantics';
+export {
+  type RegistryServer,
+  type RegistryServerOptions,
+  serverFromRegistry,
+} from './export/server';
+export type { AdaptedInputState } from './import/adapted-tool';
+export {
+  InputRoundsExceededError,
+  ToolNameConflictError,
+  ToolUnavailableError,
+} from './import/errors';
+export { type ConnectOptions, McpToolProvider } from './import/provider';
+export type {
+  AttachOptions,
+  ConflictPolicy,
+  ConflictResolver,
+  NameAssignment,
+  NameRules,
+  ProviderEvent,
+  SkippedTool,
+  ToolFilter,
+  ToolProviderOptions,
+} from './import/types';
+export { filterVerdict, matchesFilter, matchesGlob } from './names/filter';
+export { type NameConflict, type NamePlan, type PlanServer, planNames } from './names/plan';
+export {
+  DEFAULT_NAME_RULES,
+  fitName,
+  isValidName,
+  resolveNameRules,
+  sanitizeName,
+  shortenName,
+} from './names/rules';
+export { InMemoryToolRegistry } from './registry/memory';
+export type {
+  HostTool,
+  InputRequiredOutcome,
+  InputResolver,
+  InvokeContext,
+  JsonSchema,
+  RegistryChange,
+  ToolOrigin,
+  ToolOutcome,
+  ToolProgress,
+  ToolRegistry,
+} from './registry/types';
+export type { SchemaLoss } from './schema/convert';
+export {
+  type NormalizedSchema,
+  type NormalizeOptions,
+  type NormalizeProfile,
+  normalizeSchema,
+  type SchemaChange,
+} from './schema/normalize';

@@ -2,7 +2,6 @@
  * Contracts of the import side (MCP servers → a host registry): naming rules, conflict
  * policies, per-server filters and the events a provider reports.
  */
-import type { McpClient } from '@twofold/client/experimental';
 import type { InputResolver, ToolRegistry } from '../registry/types';
 
 /**
@@ -124,14 +123,4 @@ export interface AttachOptions {
   filter?: ToolFilter;
   /** Default true: re-list on `tools/list_changed` (modern `subscriptions/listen`, legacy notifications). */
   followChanges?: boolean;
-}
-
-/**
- * A connected server as the provider holds it.
- *
- * @experimental
- */
-export interface AttachedServer {
-  readonly name: string;
-  readonly client: McpClient;
 }
