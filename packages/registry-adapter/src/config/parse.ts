@@ -61,8 +61,10 @@ export function checkMcpConfig(
   const servers = raw.mcpServers;
   const issues: McpConfigIssue[] = [];
   for (const issue of parsed.error.issues) {
-    // Entry problems are re-derived per entry below, against the branch the entry meant.
-    if (issue.path[0] === 'mcpServers' && issue.path.length > 1 && isRecord(servers)) continue;
+    // Entry problems are re-derived per entry below, against the branch the entry meant. A bad
+    // server name is not an entry problem, so it is kept (or the result would have no issue).
+    const entryProblem = issue.path[0] === 'mcpServers' && issue.path.length > 1;
+    if (entryProblem && issue.code !== 'invalid_key' && isRecord(servers)) continue;
     issues.push(...describe(issue, [], raw));
   }
   if (isRecord(servers)) {
@@ -138,7 +140,7 @@ function entryIssues(name: string, entry: unknown): McpConfigIssue[] {
       }
       if (issue.code === 'unrecognized_keys' && issue.path.length === 0) {
         const keys = issue.keys.filter((k) => !skip.has(k));
-        issues.push(...unknownFields(keys, base, KEYS[branch], branch, name));
+        issues.push(...unknownFields(keys, base, KEYS[branch], branch, chosenBy(name, entry)));
         continue;
       }
       issues.push(...describe(issue, base, entry));
@@ -157,7 +159,8 @@ function unknownFields(
   base: PropertyKey[],
   known: readonly string[],
   branch?: Branch,
-  server?: string,
+  /** Why the entry was read as `branch`, e.g. `server "gh" has "command"`. */
+  reason?: string,
 ): McpConfigIssue[] {
   const where = base.length === 0 ? 'at the top level' : `in ${formatConfigPath(base)}`;
   return keys.map((key) => {
@@ -165,10 +168,8 @@ function unknownFields(
     if (hint === '' && branch !== undefined) {
       const other = branch === 'stdio' ? 'http' : 'stdio';
       if (KEYS[other].includes(key)) {
-        hint =
-          branch === 'stdio'
-            ? ` ("${key}" belongs to HTTP servers; server "${server}" has "command")`
-            : ` ("${key}" belongs to stdio servers; server "${server}" has "url")`;
+        const kind = branch === 'stdio' ? 'HTTP' : 'stdio';
+        hint = ` ("${key}" belongs to ${kind} servers${reason === undefined ? '' : `; ${reason}`})`;
       }
     }
     return {
@@ -176,6 +177,15 @@ function unknownFields(
       message: `unknown field "${key}" ${where}${hint}`,
     };
   });
+}
+
+/** What made `chooseBranch` read an entry as stdio or HTTP: its `type`, else its fields. */
+function chosenBy(server: string, entry: Record<string, unknown>): string | undefined {
+  if (typeof entry.type === 'string' && ENTRY_TYPES.includes(entry.type)) {
+    return `server "${server}" has "type": ${JSON.stringify(entry.type)}`;
+  }
+  const field = ['command', 'url', 'headers'].find((key) => key in entry);
+  return field === undefined ? undefined : `server "${server}" has "${field}"`;
 }
 
 /** The known field names of the object at `path` (relative to the document root). */

@@ -116,6 +116,8 @@ const TOKEN_FORMATS: readonly { label: string; pattern: RegExp }[] = [
   { label: 'a PyPI token (pypi-…)', pattern: /^pypi-[A-Za-z0-9_-]{20,}/ },
   { label: 'a Linear key (lin_api_…)', pattern: /^lin_api_[A-Za-z0-9]{20,}/ },
 ];
+/** The start of a URL with a scheme. */
+const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
 /** Characters that separate a token from its surroundings inside a value. */
 const TOKEN_SEPARATORS = /[\s=:,;"'?&/@()[\]{}<>]+/;
 
@@ -204,7 +206,10 @@ export function inspectEntry(entry: unknown): SecretFinding[] {
   if (!isRecord(entry)) return findings;
   const check = (path: PropertyKey[], value: unknown, secretKey: string | undefined): void => {
     if (typeof value !== 'string') return;
-    const finding = inspectValue(path, value, secretKey);
+    // A connection string (`postgres://user:pw@host`) hides its password like a URL does.
+    const finding =
+      inspectValue(path, value, secretKey) ??
+      (URL_START.test(value) ? inspectUrl(value, path) : undefined);
     if (finding !== undefined) findings.push(finding);
   };
   for (const field of ['env', 'headers'] as const) {
@@ -235,7 +240,7 @@ export function inspectEntry(entry: unknown): SecretFinding[] {
     });
   }
   if (typeof entry.url === 'string') {
-    const finding = inspectUrl(entry.url);
+    const finding = inspectUrl(entry.url, ['url']);
     if (finding !== undefined) findings.push(finding);
   }
   for (const field of ['command', 'cwd'] as const) check([field], entry[field], undefined);
@@ -294,8 +299,8 @@ function malformedReference(value: string): string | undefined {
 }
 
 /** URL userinfo passwords and secret-named query parameters. */
-function inspectUrl(url: string): SecretFinding | undefined {
-  const malformed = inspectValue(['url'], url, undefined);
+function inspectUrl(url: string, path: PropertyKey[]): SecretFinding | undefined {
+  const malformed = inspectValue(path, url, undefined);
   if (malformed?.kind === 'malformed-reference') return malformed;
   let redacted = url;
   let what: string | undefined;
@@ -332,7 +337,7 @@ function inspectUrl(url: string): SecretFinding | undefined {
   }
   if (what === undefined) return undefined;
   return {
-    path: ['url'],
+    path,
     kind: 'literal-secret',
     what,
     hint: `use "${REFERENCE_EXAMPLE}" in its place`,

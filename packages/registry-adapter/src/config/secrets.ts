@@ -94,7 +94,7 @@ function resolveUrl(url: string, resolve: (value: string) => string): string {
  */
 export function redactSecrets<T>(entry: T): T {
   const findings = inspectEntry(entry).filter((f) => f.kind === 'literal-secret');
-  if (findings.length === 0) return entry;
+  if (findings.length === 0) return structuredClone(entry);
   const copy = structuredClone(entry) as Record<PropertyKey, unknown>;
   for (const finding of findings) {
     let parent: unknown = copy;

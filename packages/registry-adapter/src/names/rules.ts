@@ -28,7 +28,14 @@ export function resolveNameRules(rules: Partial<NameRules> = {}): NameRules {
   if (!Number.isSafeInteger(maxLength) || maxLength < 1) {
     throw new TypeError('NameRules.maxLength must be a whole number >= 1');
   }
-  return { pattern: rules.pattern ?? DEFAULT_NAME_RULES.pattern, maxLength };
+  // The default pattern caps names at 64 characters; under another maxLength it caps them there,
+  // or every name longer than 64 would be refused although maxLength allows it.
+  const pattern =
+    rules.pattern ??
+    (maxLength === DEFAULT_NAME_RULES.maxLength
+      ? DEFAULT_NAME_RULES.pattern
+      : new RegExp(`^[A-Za-z0-9_-]{1,${maxLength}}$`));
+  return { pattern, maxLength };
 }
 
 /**

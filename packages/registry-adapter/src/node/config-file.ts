@@ -76,10 +76,11 @@ async function validateAndWrite(
 async function writeAtomically(path: string, text: string): Promise<void> {
   const target = await fs.realpath(path).catch(() => path);
   const dir = dirname(target);
-  const mode = await fs.stat(target).then(
+  const existing = await fs.stat(target).then(
     (s) => s.mode & 0o777,
-    () => 0o644,
+    () => undefined,
   );
+  const mode = existing ?? 0o644;
   const temp = join(
     dir,
     `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
@@ -91,6 +92,8 @@ async function writeAtomically(path: string, text: string): Promise<void> {
   );
   try {
     try {
+      // `open` applies the umask to `mode`; set an existing file's permissions exactly.
+      if (existing !== undefined) await handle.chmod(existing);
       await handle.writeFile(text, 'utf8');
       await handle.sync();
     } finally {

@@ -2,7 +2,7 @@ import type { HostTool, RegistryChange, ToolRegistry } from './types';
 
 /**
  * A plain `ToolRegistry` in memory: lists by name (code-point order) and reports every change to
- * its watchers synchronously, after the change is made.
+ * its watchers synchronously, after the change is made (a watcher that throws is skipped).
  *
  * @experimental
  */
@@ -38,11 +38,26 @@ export class InMemoryToolRegistry implements ToolRegistry {
   }
 
   #emit(change: RegistryChange): void {
-    for (const watcher of [...this.#watchers]) watcher(change);
+    for (const watcher of [...this.#watchers]) {
+      try {
+        watcher(change);
+      } catch {
+        // The change is made; one failing watcher must not hide it from the others.
+      }
+    }
   }
 }
 
-/** Code-point order, independent of locale. */
+/**
+ * Code-point order, independent of locale. (`<` on strings compares UTF-16 units, which puts a
+ * character above U+FFFF before U+E000–U+FFFF.)
+ */
 export function compareNames(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  for (let i = 0; i < a.length && i < b.length; ) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x < y ? -1 : 1;
+    i += x > 0xffff ? 2 : 1;
+  }
+  return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }

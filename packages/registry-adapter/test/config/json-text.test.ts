@@ -1,0 +1,159 @@
+/** mcp.json text: JSON syntax errors with line and column (never the file's content). */
+import { describe, expect, it } from 'vitest';
+import { McpConfigError } from '../../src/config/errors';
+import {
+  findJsonError,
+  lineAndColumn,
+  parseJsonObject,
+  parseMcpConfigText,
+} from '../../src/config/json-text';
+
+function errorOf(run: () => unknown): McpConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof McpConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected an McpConfigError');
+}
+
+describe('parseJsonObject: syntax errors', () => {
+  it.each([
+    ['a trailing comma in an object', '{\n  "a": 1,\n}', 3, 1, 'trailing comma before "}"'],
+    ['a trailing comma in an array', '{"a": [1, 2,]}', 1, 13, 'trailing comma before "]"'],
+    [
+      'a missing comma',
+      '{\n  "a": 1\n  "b": 2\n}',
+      3,
+      3,
+      'expected "," or "}" (unexpected character "\\"")',
+    ],
+    ['single quotes', '{\n\t"a": \'x\'\n}', 2, 7, 'strings must use double quotes'],
+    [
+      'a comment',
+      '{\n  // servers\n}',
+      2,
+      3,
+      'expected a property name in double quotes (comments are not allowed in JSON)',
+    ],
+    [
+      'an unquoted key',
+      '{ mcpServers: {} }',
+      1,
+      3,
+      'expected a property name in double quotes (unexpected character "m")',
+    ],
+    [
+      'a missing colon',
+      '{"a" 1}',
+      1,
+      6,
+      'expected ":" after a property name (unexpected character "1")',
+    ],
+    [
+      'a raw line break in a string',
+      '{"a": "x\ny"}',
+      1,
+      9,
+      'control character in a string (line breaks must be written \\n)',
+    ],
+    ['a bad escape', '{"a": "\\q"}', 1, 9, 'invalid escape in a string'],
+    ['a short unicode escape', '{"a": "\\u12"}', 1, 9, 'invalid escape in a string'],
+    ['an unterminated string', '{"a": "x', 1, 9, 'unterminated string'],
+    [
+      'a truncated file',
+      '{"mcpServers": {',
+      1,
+      17,
+      'expected a property name in double quotes (unexpected end of file)',
+    ],
+    ['an empty file', '', 1, 1, 'unexpected end of file'],
+    ['a misspelt literal', '{"a": tru}', 1, 7, 'unexpected character "t"'],
+    ['a leading zero', '{"a": 01}', 1, 8, 'expected "," or "}" (unexpected character "1")'],
+    [
+      'content after the value',
+      '{"a": 1} {}',
+      1,
+      10,
+      'unexpected content after the JSON value (unexpected character "{")',
+    ],
+    ['CRLF line endings', '{\r\n  "a": 1,\r\n}', 3, 1, 'trailing comma before "}"'],
+  ])('%s', (_label, text, line, column, reason) => {
+    expect(() => JSON.parse(text)).toThrow();
+    const error = errorOf(() => parseJsonObject(text));
+    expect(error.issues).toEqual([
+      { path: '', message: `invalid JSON at line ${line}, column ${column}: ${reason}` },
+    ]);
+    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it('never echoes the content around the error', () => {
+    const text = '{"mcpServers": {"gh": {"env": {"TOKEN": "hunter2-secret"}}}';
+    const error = errorOf(() => parseJsonObject(text, 'mcp.json'));
+    expect(error.message).toBe(
+      'invalid MCP config mcp.json: invalid JSON at line 1, column 60: expected "," or "}" (unexpected end of file)',
+    );
+    expect(error.message).not.toContain('hunter2');
+    expect(error.file).toBe('mcp.json');
+  });
+
+  it('parses an object, ignoring a byte-order mark', () => {
+    expect(parseJsonObject('\uFEFF{"mcpServers": {}}')).toEqual({ mcpServers: {} });
+  });
+
+  it.each(['[]', 'null', '"text"', '42'])('refuses %s, which is JSON but not an object', (text) => {
+    expect(errorOf(() => parseJsonObject(text)).issues).toEqual([
+      { path: '', message: 'an MCP config must be a JSON object with "mcpServers"' },
+    ]);
+  });
+});
+
+describe('parseMcpConfigText', () => {
+  it('returns the raw document as written and the config with defaults', () => {
+    const text = '{\n  "mcpServers": { "fs": { "command": "npx" } }\n}\n';
+    const { raw, config } = parseMcpConfigText(text);
+    expect(raw).toEqual({ mcpServers: { fs: { command: 'npx' } } });
+    expect(config.mcpServers.fs).toMatchObject({
+      type: 'stdio',
+      command: 'npx',
+      args: [],
+      enabled: true,
+    });
+  });
+
+  it('names the file in validation errors', () => {
+    const error = errorOf(() =>
+      parseMcpConfigText('{"mcpServers": {"fs": {"comand": "x"}}}', 'cfg/mcp.json'),
+    );
+    expect(error.file).toBe('cfg/mcp.json');
+    expect(error.message).toMatch(/^invalid MCP config cfg\/mcp\.json \(2 problems\):/);
+    expect(error.message).toContain(
+      'unknown field "comand" in mcpServers.fs (did you mean "command"?)',
+    );
+  });
+});
+
+describe('lineAndColumn and findJsonError', () => {
+  it.each([
+    ['abc', 0, 1, 1],
+    ['abc', 2, 1, 3],
+    ['a\nb', 2, 2, 1],
+    ['a\n\nbc', 4, 3, 2],
+    ['ab', 10, 1, 11],
+  ])('%j at %i is line %i, column %i', (text, offset, line, column) => {
+    expect(lineAndColumn(text, offset)).toEqual({ line, column });
+  });
+
+  it('finds nothing wrong in valid JSON and says so', () => {
+    expect(findJsonError('{"a": [1, -2.5e3, true, false, null, "\\u00e9\\n"]}')).toEqual({
+      offset: 0,
+      reason: 'not valid JSON',
+    });
+  });
+
+  it('stops at a nesting depth limit instead of overflowing', () => {
+    const deep = `${'['.repeat(600)}x`;
+    expect(findJsonError(deep).reason).toBe('nested too deeply');
+  });
+});
