@@ -45,8 +45,22 @@ export interface ServerLink {
   readonly detachedReason?: string;
   /** The provider's resolver, when it has one. */
   resolver(): InputResolver | undefined;
-  /** Host names of the tools being called right now (legacy requests are attributed by it). */
-  readonly inFlight: Map<string, number>;
+  /** The calls running right now (legacy requests for input are attributed by them). */
+  readonly inFlight: Set<ActiveCall>;
+}
+
+/**
+ * One call of an adapted tool in flight.
+ *
+ * @experimental
+ */
+export interface ActiveCall {
+  /** The tool's host name. */
+  readonly tool: string;
+  /** The resolver answering its input: the call's own, else the provider's. */
+  readonly resolver: InputResolver | undefined;
+  /** Legacy requests for input answered for it so far (bounded like modern rounds). */
+  answered: number;
 }
 
 /**
@@ -73,7 +87,7 @@ export function createServerLink(
     server,
     client: () => (link.detachedReason === undefined ? bound : undefined),
     resolver: () => resolver,
-    inFlight: new Map(),
+    inFlight: new Set(),
     bind: (client) => {
       bound = client;
     },
@@ -88,8 +102,41 @@ export function createServerLink(
  * @experimental
  */
 export function soleCall(link: ServerLink): string {
-  const calls = [...link.inFlight.keys()];
-  return calls.length === 1 ? (calls[0] as string) : '';
+  const tools = new Set([...link.inFlight].map((call) => call.tool));
+  return tools.size === 1 ? ([...tools][0] as string) : '';
+}
+
+/**
+ * The resolver for a legacy server's request for input: the one every call in flight uses
+ * (so a resolver given to `invoke` is honoured), else the provider's.
+ *
+ * @experimental
+ */
+export function callResolver(link: ServerLink): InputResolver {
+  const calls = [...link.inFlight];
+  const resolvers = new Set(calls.map((call) => call.resolver));
+  const [only] = resolvers;
+  const chosen = (resolvers.size === 1 ? only : undefined) ?? link.resolver();
+  // Without a resolver the request is declined (the client turns a throw into a decline).
+  if (chosen === undefined) throw new Error('no input resolver for this request');
+  const [sole] = calls;
+  if (calls.length === 1 && sole !== undefined && ++sole.answered > MAX_INPUT_ROUNDS) {
+    throw new InputRoundsExceededError(sole.tool, MAX_INPUT_ROUNDS);
+  }
+  return chosen;
+}
+
+/** Why a host tool may no longer be called although its server is up (a re-list dropped it). */
+const retired = new WeakMap<HostTool, string>();
+
+/**
+ * Marks an adapted tool as no longer registered: calls through a stale reference then reject
+ * with `ToolUnavailableError` instead of reaching the server.
+ *
+ * @experimental
+ */
+export function retireTool(tool: HostTool, reason: string): void {
+  retired.set(tool, reason);
 }
 
 /**
@@ -114,7 +161,13 @@ export function adaptTool(name: string, tool: Tool, link: ServerLink): HostTool 
     name,
     inputSchema: tool.inputSchema as JsonSchema,
     origin,
-    invoke: (args, context) => invokeAdapted(name, tool.name, link, args, context),
+    invoke: (args, context) => {
+      const reason = retired.get(adapted);
+      if (reason !== undefined) {
+        return Promise.reject(new ToolUnavailableError(name, link.server, reason));
+      }
+      return invokeAdapted(name, tool.name, link, args, context);
+    },
   };
   const extra: {
     title?: string;
@@ -151,7 +204,8 @@ async function invokeAdapted(
       ...(inputResponses ? { inputResponses } : {}),
       ...(requestState === undefined ? {} : { requestState }),
     });
-  link.inFlight.set(hostName, (link.inFlight.get(hostName) ?? 0) + 1);
+  const active: ActiveCall = { tool: hostName, resolver, answered: 0 };
+  link.inFlight.add(active);
   try {
     const resume = context.resume;
     let result = resume
@@ -171,9 +225,7 @@ async function invokeAdapted(
     }
     return result;
   } finally {
-    const left = (link.inFlight.get(hostName) ?? 1) - 1;
-    if (left > 0) link.inFlight.set(hostName, left);
-    else link.inFlight.delete(hostName);
+    link.inFlight.delete(active);
   }
 }
 

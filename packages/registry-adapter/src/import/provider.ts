@@ -15,6 +15,7 @@ import { resolveNameRules } from '../names/rules';
 import { compareNames } from '../registry/memory';
 import type { InputResolver, ToolOrigin, ToolRegistry } from '../registry/types';
 import {
+  callResolver,
   createServerLink,
   handlersFromResolver,
   type OwnedServerLink,
@@ -52,7 +53,7 @@ export type ConnectOptions = AttachOptions & { client?: Partial<McpClientOptions
  */
 export class McpToolProvider {
   readonly #registry: ToolRegistry;
-  readonly #policy: ConflictPolicy;
+  #policy: ConflictPolicy;
   readonly #rules: NameRules;
   readonly #resolver: InputResolver | undefined;
   readonly #onEvent: ((event: ProviderEvent) => void) | undefined;
@@ -80,15 +81,21 @@ export class McpToolProvider {
    * another server rejects with `ToolNameConflictError` and registers nothing. The provider
    * does not close an attached client (see `connect`).
    */
-  attach(name: string, client: McpClient, options: AttachOptions = {}): Promise<NameAssignment[]> {
+  async attach(
+    name: string,
+    client: McpClient,
+    options: AttachOptions = {},
+  ): Promise<NameAssignment[]> {
+    // Async, so a refused name rejects like every other failure instead of throwing.
     this.#claim(name);
     return this.#attach(name, client, options, false, createServerLink(name, this.#resolver));
   }
 
   /**
-   * Connects to `target` and attaches it as `name`. The client answers server requests for
-   * input with the provider's resolver (unless `options.client.handlers` is given), and is
-   * closed by the provider on `detach` or `close`.
+   * Connects to `target` and attaches it as `name`. The client declares every input
+   * capability and answers legacy requests for input with the resolver of the call in flight
+   * (its own, else the provider's; none: declined; at most `MAX_INPUT_ROUNDS` per call), unless
+   * `options.client.handlers` is given. The provider closes it on `detach` or `close`.
    */
   async connect(
     name: string,
@@ -100,14 +107,18 @@ export class McpToolProvider {
     const { client: clientOptions, ...attach } = options;
     let client: McpClient;
     try {
-      const resolver = this.#resolver;
+      // Legacy requests go to the resolver of the call in flight (its own, else ours).
+      const routed: InputResolver = {
+        resolve: (request, context) => callResolver(link).resolve(request, context),
+      };
+      // Always declared: without any resolver, modern rounds become resumable outcomes and
+      // legacy requests are declined.
       const handlers =
-        clientOptions?.handlers ??
-        (resolver && handlersFromResolver(resolver, () => soleCall(link)));
+        clientOptions?.handlers ?? handlersFromResolver(routed, () => soleCall(link));
       client = await McpClient.connect(target, {
         clientInfo: { name: 'twofold-registry-adapter', version: __TWOFOLD_VERSION__ },
         ...clientOptions,
-        ...(handlers ? { handlers } : {}),
+        handlers,
       });
     } catch (error) {
       this.#pending.delete(name);
@@ -156,6 +167,28 @@ export class McpToolProvider {
     return this.#skipped.map((skip) => ({ ...skip }));
   }
 
+  /**
+   * Sets the provider order ("earlier" for `first-wins` and `error`): `names` first, in that
+   * order, then every other server known so far, as before. Names are re-planned at once.
+   */
+  async setServerOrder(names: readonly string[]): Promise<void> {
+    await this.#exclusive(() => {
+      const rest = [...this.#ranks.keys()].filter((name) => !names.includes(name));
+      this.#ranks.clear();
+      for (const name of [...new Set(names), ...rest]) this.#ranks.set(name, this.#ranks.size);
+      this.#sync(this.#plan());
+    });
+  }
+
+  /** Changes the conflict policy; every name is re-planned at once. */
+  async setConflictPolicy(policy: ConflictPolicy): Promise<void> {
+    await this.#exclusive(() => {
+      if (policy === this.#policy) return;
+      this.#policy = policy;
+      this.#sync(this.#plan());
+    });
+  }
+
   /** The attached servers, in provider order. */
   servers(): string[] {
     return this.#ordered().map((state) => state.name);
@@ -173,6 +206,8 @@ export class McpToolProvider {
       throw new Error(`a server named ${JSON.stringify(name)} is already attached`);
     }
     this.#pending.add(name);
+    // The place is taken when the server is added, so a slow connect does not lose it.
+    if (!this.#ranks.has(name)) this.#ranks.set(name, this.#ranks.size);
   }
 
   async #attach(
@@ -182,12 +217,9 @@ export class McpToolProvider {
     owned: boolean,
     link: OwnedServerLink,
   ): Promise<NameAssignment[]> {
-    const rank = this.#ranks.get(name) ?? this.#ranks.size;
-    this.#ranks.set(name, rank);
     link.bind(client);
     const state: ServerState = {
       name,
-      rank,
       client,
       owned,
       link,
@@ -216,9 +248,12 @@ export class McpToolProvider {
           );
           if (clash) {
             this.#servers.delete(name);
-            const servers = [...new Set(clash.claimants.map((c) => c.server))];
-            servers.sort((a, b) => (this.#ranks.get(a) ?? 0) - (this.#ranks.get(b) ?? 0));
-            throw new ToolNameConflictError(clash.name, servers);
+            const others = [...new Set(clash.claimants.map((c) => c.server))].filter(
+              (server) => server !== name,
+            );
+            others.sort((a, b) => (this.#ranks.get(a) ?? 0) - (this.#ranks.get(b) ?? 0));
+            // The refused server last, as documented, even when its place is ahead of theirs.
+            throw new ToolNameConflictError(clash.name, [...others, name]);
           }
         }
         this.#sync(plan);
@@ -303,6 +338,11 @@ export class McpToolProvider {
           return;
         }
         stream = await openToolListen(state, (event) => this.#emit(event));
+        if (!this.#live(state)) {
+          // Detached while it opened: `#detach` closed the old stream, this one is ours to close.
+          await stream?.close().catch(() => {});
+          return;
+        }
         state.stream = stream;
         // Changes between the streams went unseen: catch up.
         if (stream) this.#scheduleRelist(state);
@@ -315,7 +355,8 @@ export class McpToolProvider {
   }
 
   #ordered(): ServerState[] {
-    return [...this.#servers.values()].sort((a, b) => a.rank - b.rank);
+    const rank = (state: ServerState) => this.#ranks.get(state.name) ?? 0;
+    return [...this.#servers.values()].sort((a, b) => rank(a) - rank(b));
   }
 
   #plan() {

@@ -7,7 +7,7 @@ import type { Tool } from '@twofold/protocol/experimental';
 import type { NamePlan } from '../names/plan';
 import { compareNames } from '../registry/memory';
 import type { HostTool, ToolRegistry } from '../registry/types';
-import { adaptTool, type ServerLink } from './adapted-tool';
+import { adaptTool, retireTool, type ServerLink } from './adapted-tool';
 import type { ProviderEvent, SkippedTool } from './types';
 
 /** A tool of an attached server, as the sync sees it. */
@@ -72,6 +72,7 @@ export function syncRegistry(input: SyncInput): SkippedTool[] {
     registrations.delete(name);
     const origin = { server: registration.server, tool: registration.tool.name };
     if (want && want.name !== name) {
+      retireTool(registration.hostTool, `renamed it to ${JSON.stringify(want.name)}`);
       renamedFrom.set(key, name);
       continue;
     }
@@ -82,6 +83,10 @@ export function syncRegistry(input: SyncInput): SkippedTool[] {
     } else if (!servers.get(registration.server)?.tools.has(registration.tool.name)) {
       reason = 'the server no longer lists it';
     } else reason = skipOf.get(key)?.message ?? 'left out by the name plan';
+    // A detached server's tools already fail through their link, with its reason.
+    if (servers.has(registration.server)) {
+      retireTool(registration.hostTool, `no longer offers it: ${reason}`);
+    }
     emit({ type: 'tool-unregistered', ...origin, name, reason });
   }
   for (const [key, want] of wanted) if (!held.has(key)) toRegister.push(want);

@@ -11,8 +11,6 @@ import type { ProviderEvent, SkippedTool, ToolFilter } from './types';
 
 /** One attached server. */
 export interface ServerState extends SyncServer {
-  /** Its place in the provider order. */
-  readonly rank: number;
   readonly client: McpClient;
   readonly filter: ToolFilter | undefined;
   /** Whether the provider created the client (and closes it). */

@@ -21,7 +21,7 @@ export type ConflictResolver = (clash: {
 /**
  * What happens when two servers offer the same tool name:
  * - `error`: the later server's clashing tool is refused (`ToolNameConflictError` when adding,
- *   an `error` event on re-list);
+ *   a `tool-skipped` and a `warning` event on re-list);
  * - `first-wins`: the earlier server keeps the name; the later tool is left out with a warning
  *   naming both servers;
  * - `prefix-on-collision`: every claimant of a clashing name becomes `{server}__{tool}`; names
@@ -45,7 +45,7 @@ export type ConflictPolicy =
  * @experimental
  */
 export interface NameRules {
-  /** Default `/^[A-Za-z0-9_-]{1,64}$/`. */
+  /** Default `/^[A-Za-z0-9_-]{1,N}$/`, N being `maxLength`. */
   pattern: RegExp;
   /** Longer names are shortened with a short stable hash. Default 64. */
   maxLength: number;
