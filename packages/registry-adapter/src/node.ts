@@ -1,7 +1,22 @@
 /**
- * Placeholder: filled in by its area.
+ * `@twofold/registry-adapter/node` (Node only): `ServerManager`, a supervised set of MCP
+ * servers from an `mcp.json` feeding one host tool registry, and `mcp.json` file I/O (atomic
+ * writes, serialised read-modify-write).
  *
  * @experimental
  * @packageDocumentation
  */
-export {};
+export { ServerManager } from './manager/manager';
+export type {
+  FailurePhase,
+  ManagedServerState,
+  ManagedServerStatus,
+  ManagerConfigSource,
+  ManagerEvent,
+  ServerManagerOptions,
+} from './manager/types';
+export {
+  readMcpConfigFile,
+  updateMcpConfigFile,
+  writeMcpConfigFile,
+} from './node/config-file';
