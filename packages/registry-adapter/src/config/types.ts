@@ -45,7 +45,10 @@ export interface ServerEntryCommon {
   tools?: ToolFilter;
   /** How long connecting may take, in milliseconds. Default 30000. */
   connectTimeoutMs: number;
-  /** HTTP servers: liveness check period (`server/discover` or `ping`). Default 30000; 0 turns it off. */
+  /**
+   * Liveness check period (`server/discover` on modern servers, `ping` on legacy ones), for
+   * stdio and HTTP alike. Default 30000; 0 turns it off.
+   */
   healthIntervalMs: number;
 }
 
