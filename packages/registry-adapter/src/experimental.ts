@@ -26,7 +26,9 @@ export {
   storedVerdictSchema,
   toolFilterSchema,
 } from './config/schema';
+export { looksSecretKey as isSecretKeyName } from './config/secret-rules';
 export { redactSecrets, resolveSecrets } from './config/secrets';
+export { closest as closestName } from './config/suggest';
 export type {
   HttpServerEntry,
   McpConfig,

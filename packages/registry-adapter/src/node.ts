@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 export { ServerManager } from './manager/manager';
+export { type ManagedTarget, managedTarget, type TargetContext } from './manager/targets';
 export type {
   FailurePhase,
   ManagedServerState,

@@ -134,7 +134,8 @@ export function keyWords(key: string): string[] {
 }
 
 /**
- * Whether a key (env variable, header, URL query parameter, CLI flag) names a secret.
+ * Whether a key (env variable, header, URL query parameter, CLI flag, JSON field) names a
+ * secret: `GITHUB_TOKEN`, `x-api-key`, `Authorization`, but not `TOKEN_FILE` or `AUTH_MODE`.
  *
  * @experimental
  */

@@ -33,7 +33,12 @@ export function editDistance(a: string, b: string): number {
   return at(a.length, b.length);
 }
 
-/** The closest candidate within a distance that scales with the word's length, if any. */
+/**
+ * The closest candidate within a distance that scales with the word's length, if any (for
+ * "did you mean").
+ *
+ * @experimental
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   const exact = candidates.find((c) => c.toLowerCase() === lower);

@@ -12,7 +12,11 @@ import { resolveSecrets } from '../config/secrets';
 import type { HttpServerEntry, ServerEntry, StdioServerEntry } from '../config/types';
 import { managedServerKey } from './verdicts';
 
-/** What a supervisor needs to reach its server, see its process and bound an attempt. */
+/**
+ * What a supervisor needs to reach its server, see its process and bound an attempt.
+ *
+ * @experimental
+ */
 export interface ManagedTarget {
   target: ServerTarget;
   /** The process of the transport opened last (stdio only). */
@@ -21,7 +25,12 @@ export interface ManagedTarget {
   abort(reason: Error): void;
 }
 
-/** How targets are built for one manager. */
+/**
+ * How targets are built: the environment references are resolved from, the directory a
+ * relative `cwd` starts at, and where a child's stderr goes.
+ *
+ * @experimental
+ */
 export interface TargetContext {
   env: Readonly<Record<string, string | undefined>>;
   /** The config file's directory: where a relative `cwd` starts. */
@@ -30,8 +39,10 @@ export interface TargetContext {
 }
 
 /**
- * Builds the target of server `name`. Throws `McpConfigError` when a reference names an unset
- * variable.
+ * Builds the client target of `mcp.json` server `name` (its key free of secrets). Throws
+ * `McpConfigError` when a reference names an unset variable.
+ *
+ * @experimental
  */
 export function managedTarget(
   name: string,
