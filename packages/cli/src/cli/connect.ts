@@ -1,0 +1,165 @@
+/**
+ * Connecting a command to its server: the remembered era verdict (so later runs skip the
+ * probe), the result cache on disk, the wire trace, input handlers (terminal, `--answers`),
+ * timeouts, and closing on Ctrl-C.
+ */
+import { join } from 'node:path';
+import {
+  type EraVerdict,
+  type InputHandlers,
+  McpClient,
+  type McpClientOptions,
+} from '@twofold/client/experimental';
+import type { CommandContext } from '../commands/context';
+import { stringOption } from '../commands/context';
+import { answersFromFile } from './answers';
+import { DiskCacheStore } from './disk-cache';
+import { usageError } from './exit-codes';
+import { interactiveHandlers } from './interactive';
+import { cacheDir } from './paths';
+import { ProgressBar } from './progress';
+import { StateFile } from './state-file';
+import { type ResolvedTarget, resolveTarget } from './target';
+import { tracedTarget } from './trace';
+
+/** The default connect and request timeout. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** A connected command. */
+export interface Connection {
+  client: McpClient;
+  resolved: ResolvedTarget;
+  /** Progress bar on stderr (a no-op unless it is a terminal). */
+  progress: ProgressBar;
+  timeoutMs: number;
+  /** Closes the client and saves what the run learned (verdict, cached results). */
+  close(): Promise<void>;
+}
+
+/** The `--timeout` value (default 30 s). */
+export function timeoutOf(context: CommandContext): number {
+  const raw = stringOption(context, 'timeout');
+  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw usageError(`--timeout must be milliseconds > 0, not "${raw}"`);
+  return ms;
+}
+
+/** Resolves the command's target and connects to it. */
+export async function connectCommand(
+  context: CommandContext,
+  extra: Partial<McpClientOptions> = {},
+): Promise<Connection> {
+  const resolved = await resolveTarget(context);
+  const timeoutMs = timeoutOf(context);
+  const remember = context.values['no-cache'] !== true;
+  const dir = cacheDir(context.io);
+  const verdicts = remember
+    ? await StateFile.open<StoredVerdict>(join(dir, 'verdicts.json'), () => true)
+    : undefined;
+  const cache = remember ? await DiskCacheStore.open(join(dir, 'results.json')) : undefined;
+  const verdictKey = JSON.stringify([
+    resolved.target.key,
+    resolved.era,
+    resolved.protocolVersion ?? null,
+  ]);
+  const progress = new ProgressBar(context.io.stderr);
+  const input = await inputHandlers(context, () => progress.clear());
+  const target = context.verbose
+    ? tracedTarget(resolved.target, (line) => context.note(context.paintErr.dim(line)))
+    : resolved.target;
+  const options = (verdict: EraVerdict | undefined): McpClientOptions => ({
+    clientInfo: { name: 'twofold-cli', version: __TWOFOLD_VERSION__ },
+    era: resolved.era,
+    ...(resolved.protocolVersion === undefined
+      ? {}
+      : { protocolVersion: resolved.protocolVersion }),
+    ...(verdict === undefined ? {} : { verdict }),
+    connectTimeoutMs: timeoutMs,
+    requestTimeoutMs: timeoutMs,
+    cache: cache ?? false,
+    principal: JSON.stringify([resolved.era, resolved.principal]),
+    ...(input.handlers ? { handlers: input.handlers } : {}),
+    onWarning: (warning) => context.note(context.paintErr.yellow(`warning: ${warning.message}`)),
+    ...extra,
+  });
+  const known = usable(verdicts?.get(verdictKey));
+  let client: McpClient;
+  try {
+    client = await McpClient.connect(target, options(known));
+  } catch (error) {
+    // A remembered verdict the server now contradicts: forget it and detect again.
+    if (known === undefined) throw error;
+    verdicts?.delete(verdictKey);
+    client = await McpClient.connect(target, options(undefined));
+  }
+  verdicts?.set(verdictKey, storable(client.verdict));
+  const onInterrupt = () => void client.close();
+  context.io.interrupt.addEventListener('abort', onInterrupt, { once: true });
+  return {
+    client,
+    resolved,
+    progress,
+    timeoutMs,
+    close: async () => {
+      context.io.interrupt.removeEventListener('abort', onInterrupt);
+      progress.clear();
+      input.close();
+      await client.close();
+      for (const failure of await Promise.all([verdicts?.save(), cache?.save()])) {
+        if (failure && context.verbose) context.note(`cache not saved: ${failure.message}`);
+      }
+    },
+  };
+}
+
+/** An era verdict as remembered: its discover result only for the `ttlMs` the server allowed. */
+interface StoredVerdict {
+  verdict: EraVerdict;
+  /** When the discover result inside goes stale (epoch ms). */
+  discoverExpiresAt?: number;
+}
+
+function storable(verdict: EraVerdict): StoredVerdict {
+  const { discover, ...era } = verdict;
+  const ttlMs = (discover as { ttlMs?: unknown } | undefined)?.ttlMs;
+  if (discover === undefined || typeof ttlMs !== 'number' || ttlMs <= 0) return { verdict: era };
+  return { verdict, discoverExpiresAt: Date.now() + ttlMs };
+}
+
+function usable(stored: StoredVerdict | undefined): EraVerdict | undefined {
+  if (stored?.verdict === undefined) return undefined;
+  if (stored.discoverExpiresAt === undefined || stored.discoverExpiresAt > Date.now())
+    return stored.verdict;
+  const { discover: _stale, ...era } = stored.verdict;
+  return era;
+}
+
+/** `--answers` when given, else the terminal when there is one, else none. */
+async function inputHandlers(
+  context: CommandContext,
+  beforePrompt: () => void,
+): Promise<{ handlers?: InputHandlers; close(): void }> {
+  const file = stringOption(context, 'answers');
+  if (file !== undefined)
+    return { handlers: await answersFromFile(file, context.io.cwd), close: () => {} };
+  if (context.io.stdin.isTTY === true && context.io.stderr.isTTY === true) {
+    return interactiveHandlers(context.io, context.paintErr, beforePrompt);
+  }
+  return { close: () => {} };
+}
+
+/** Runs `body` with a connection, always closing it. */
+export async function withConnection<T>(
+  context: CommandContext,
+  body: (connection: Connection) => Promise<T>,
+  extra?: Partial<McpClientOptions>,
+): Promise<T> {
+  const connection = await connectCommand(context, extra);
+  try {
+    return await body(connection);
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * Exit codes in the sysexits convention, and which failure gets which. The table is part of the
+ * CLI's contract (docs/cli.md): scripts branch on it.
+ */
+import { LocalError, LocalErrorCode, ProtocolError } from '@twofold/protocol/experimental';
+
+/**
+ * The exit codes of `twofold`.
+ *
+ * @experimental
+ */
+export const EXIT = {
+  ok: 0,
+  /** The tool ran and returned an error result (`isError`), or doctor found a failure. */
+  toolError: 1,
+  /** Bad flags, a missing argument, an unknown command. */
+  usage: 64,
+  /** Bad input data: arguments that are not valid JSON, a value the schema refuses. */
+  dataError: 65,
+  /** The server could not be reached or failed to start. */
+  unavailable: 69,
+  /** A bug in twofold. */
+  internal: 70,
+  /** A timeout. */
+  timeout: 75,
+  /** The server broke the protocol or answered with a protocol error. */
+  protocol: 76,
+  /** The server wants authorization. */
+  unauthorized: 77,
+  /** The `mcp.json` is invalid or names no such server. */
+  config: 78,
+  /** Interrupted (Ctrl-C). */
+  interrupted: 130,
+} as const;
+
+/**
+ * An exit code.
+ *
+ * @experimental
+ */
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * A failure the CLI reports as one line with a chosen exit code.
+ *
+ * @experimental
+ */
+export class CliError extends Error {
+  override readonly name = 'CliError';
+  constructor(
+    readonly exitCode: ExitCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** A usage mistake: exit 64, with the command's help pointed at. */
+export function usageError(message: string): CliError {
+  return new CliError(EXIT.usage, message);
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOENT',
+  'EACCES',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/** The system error codes along an error's cause chain. */
+function causeCodes(error: unknown): string[] {
+  const codes: string[] = [];
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') codes.push(code);
+    e = e.cause;
+  }
+  return codes;
+}
+
+/** Invalid params: the arguments or the name given were refused. */
+const INVALID_PARAMS = -32602;
+
+/**
+ * The exit code for a failure. `McpConfigError` is recognised by name, so this module does not
+ * load the registry adapter.
+ *
+ * @experimental
+ */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof Error && error.name === 'McpConfigError') return EXIT.config;
+  if (error instanceof ProtocolError) {
+    return error.code === INVALID_PARAMS ? EXIT.dataError : EXIT.protocol;
+  }
+  if (error instanceof LocalError) return localExitCode(error);
+  if (causeCodes(error).some((code) => UNREACHABLE.has(code))) return EXIT.unavailable;
+  return EXIT.internal;
+}
+
+function localExitCode(error: LocalError): ExitCode {
+  switch (error.code) {
+    case LocalErrorCode.RequestTimeout:
+      return EXIT.timeout;
+    case LocalErrorCode.Unauthorized:
+      return EXIT.unauthorized;
+    case LocalErrorCode.RequestAborted:
+      return EXIT.interrupted;
+    case LocalErrorCode.ProcessExited:
+    case LocalErrorCode.ConnectionClosed:
+    case LocalErrorCode.NotConnected:
+      return EXIT.unavailable;
+    case LocalErrorCode.HttpError: {
+      const status = Number(error.details?.status);
+      if (status === 401 || status === 403) return EXIT.unauthorized;
+      return status >= 500 || Number.isNaN(status) ? EXIT.unavailable : EXIT.protocol;
+    }
+    default:
+      return causeCodes(error).some((code) => UNREACHABLE.has(code))
+        ? EXIT.unavailable
+        : EXIT.protocol;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * Which server a command talks to, from `--url`, `--stdio`, the command after `--`, or
+ * `--server` (an `mcp.json` entry), and how (era, version, headers, environment). Loaded by
+ * the commands that talk to a server, never by `--help`.
+ */
+import { dirname, resolve } from 'node:path';
+import type { EraChoice, ServerTarget } from '@twofold/client/experimental';
+import { httpServer, stdioServer } from '@twofold/client/node';
+import { resolveSecrets, type ServerEntry } from '@twofold/registry-adapter/experimental';
+import { managedTarget, readMcpConfigFile } from '@twofold/registry-adapter/node';
+import type { CommandContext } from '../commands/context';
+import { listOption, stringOption } from '../commands/context';
+import { splitCommandLine } from './command-line';
+import { CliError, EXIT, usageError } from './exit-codes';
+import { configPath } from './paths';
+
+/** A stdio server as started. */
+export interface StdioSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+}
+
+/** An HTTP server as reached. */
+export interface HttpSpec {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A resolved target.
+ *
+ * @experimental
+ */
+export interface ResolvedTarget {
+  target: ServerTarget;
+  /** What it is, safe to print: `stdio: npx -y …` or `http: https://host/path`. */
+  label: string;
+  era: EraChoice;
+  protocolVersion: string | undefined;
+  /** Identity for private cache entries (a digest of the credentials sent). */
+  principal: string;
+  stdio?: StdioSpec;
+  http?: HttpSpec;
+}
+
+/** The target of a command, or a usage error when none (or more than one) is given. */
+export async function resolveTarget(context: CommandContext): Promise<ResolvedTarget> {
+  const url = stringOption(context, 'url');
+  const stdio = stringOption(context, 'stdio');
+  const server = stringOption(context, 'server');
+  const after = context.rest.length > 0 ? context.rest : undefined;
+  const given = [url, stdio, server, after].filter((v) => v !== undefined).length;
+  if (given === 0) {
+    throw usageError(
+      `"twofold ${context.command.path.join(' ')}" needs a server: --url <url>, --stdio "<command>", --server <name>, or -- <command>`,
+    );
+  }
+  if (given > 1) throw usageError('give one server: --url, --stdio, --server or -- <command>');
+  const era = eraOption(context);
+  const protocolVersion = stringOption(context, 'protocol-version');
+  if (server !== undefined) return fromConfig(context, server, era, protocolVersion);
+  if (url !== undefined) {
+    const headers = headerOptions(context);
+    const spec: HttpSpec = { url: checkedUrl(url), headers };
+    return {
+      target: httpServer({ url: spec.url, headers }),
+      label: `http: ${redactUrl(spec.url)}`,
+      era: era ?? 'auto',
+      protocolVersion,
+      principal: JSON.stringify(Object.entries(headers).sort()),
+      http: spec,
+    };
+  }
+  const [command, ...args] = after
+    ? (after as [string, ...string[]])
+    : splitCommandLine(stdio as string);
+  const spec: StdioSpec = { command, args, env: envOptions(context), cwd: context.io.cwd };
+  return {
+    target: stdioServer({ ...spec, ...stderrOption(context) }),
+    label: `stdio: ${[command, ...args].join(' ')}`,
+    era: era ?? 'auto',
+    protocolVersion,
+    principal: JSON.stringify(Object.entries(spec.env).sort()),
+    stdio: spec,
+  };
+}
+
+async function fromConfig(
+  context: CommandContext,
+  name: string,
+  era: EraChoice | undefined,
+  protocolVersion: string | undefined,
+): Promise<ResolvedTarget> {
+  const path = configPath(context.io, stringOption(context, 'config'));
+  const { config } = await readMcpConfigFile(path);
+  const entry = config.mcpServers[name];
+  if (entry === undefined) {
+    const names = Object.keys(config.mcpServers);
+    throw new CliError(
+      EXIT.config,
+      `no server "${name}" in ${path}${names.length ? ` (it has: ${names.join(', ')})` : ''}`,
+    );
+  }
+  const extraEnv = envOptions(context);
+  const extraHeaders = headerOptions(context);
+  const merged: ServerEntry =
+    entry.type === 'stdio'
+      ? { ...entry, env: { ...entry.env, ...extraEnv } }
+      : { ...entry, headers: { ...entry.headers, ...extraHeaders } };
+  const managed = managedTarget(name, merged, {
+    env: context.io.env,
+    baseDir: dirname(path),
+    stderr: context.verbose ? (chunk) => context.note(context.paintErr.dim(chunk)) : undefined,
+  });
+  const resolved = resolveSecrets(merged, context.io.env, name);
+  const base = {
+    target: managed.target,
+    era: era ?? merged.era,
+    protocolVersion: protocolVersion ?? merged.protocolVersion,
+  };
+  const label =
+    entry.type === 'stdio'
+      ? `${name} (stdio: ${[entry.command, ...entry.args].join(' ')})`
+      : `${name} (http: ${redactUrl(entry.url)})`;
+  if (resolved.type === 'stdio') {
+    const cwd = resolve(dirname(path), resolved.cwd ?? '.');
+    return {
+      ...base,
+      label,
+      principal: JSON.stringify(Object.entries(resolved.env).sort()),
+      stdio: { command: resolved.command, args: resolved.args, env: resolved.env, cwd },
+    };
+  }
+  return {
+    ...base,
+    label,
+    principal: JSON.stringify(Object.entries(resolved.headers).sort()),
+    http: { url: resolved.url, headers: resolved.headers },
+  };
+}
+
+function eraOption(context: CommandContext): EraChoice | undefined {
+  const era = stringOption(context, 'era');
+  if (era === undefined || era === 'auto' || era === 'modern' || era === 'legacy') return era;
+  throw usageError(`--era must be auto, modern or legacy, not "${era}"`);
+}
+
+/** `--header K:V` options (the value may itself contain colons). */
+export function headerOptions(context: CommandContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const header of listOption(context, 'header')) {
+    const at = header.indexOf(':');
+    if (at <= 0) throw usageError(`--header must be "Name: value", not "${header.split(':')[0]}…"`);
+    headers[header.slice(0, at).trim()] = header.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+/** `--env K=V` options. */
+export function envOptions(context: CommandContext): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of listOption(context, 'env')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--env must be NAME=value, not "${pair.split('=')[0]}"`);
+    env[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return env;
+}
+
+function stderrOption(context: CommandContext): { stderr?: (chunk: string) => void } {
+  return context.verbose ? { stderr: (chunk) => context.note(context.paintErr.dim(chunk)) } : {};
+}
+
+function checkedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return parsed.href;
+  } catch {
+    // Reported below.
+  }
+  throw usageError(`--url must be an http:// or https:// URL, not "${url}"`);
+}
+
+/** A URL without its password and query values (they may be credentials). */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '***');
+    return parsed.href.replace(/%2A%2A%2A/g, '***');
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,7 @@
+/** `twofold bridge` (wired to its engine in src/bridge). */
+import { CliError, EXIT, type ExitCode } from '../cli/exit-codes';
+import type { CommandContext } from './context';
+
+export async function run(_context: CommandContext): Promise<ExitCode> {
+  throw new CliError(EXIT.internal, 'twofold bridge: the engine is being built');
+}

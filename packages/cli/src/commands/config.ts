@@ -1,0 +1,150 @@
+/** `twofold config list | show | add | remove | enable | disable` on an `mcp.json`. */
+import { readFile } from 'node:fs/promises';
+import {
+  checkMcpConfig,
+  parseJsonObject,
+  redactSecrets,
+} from '@twofold/registry-adapter/experimental';
+import { updateMcpConfigFile } from '@twofold/registry-adapter/node';
+import { splitCommandLine } from '../cli/command-line';
+import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
+import { json, table } from '../cli/output';
+import { configPath } from '../cli/paths';
+import { envOptions, headerOptions, redactUrl } from '../cli/target';
+import { type CommandContext, stringOption } from './context';
+
+type Raw = Record<string, unknown>;
+
+export async function run(context: CommandContext): Promise<ExitCode> {
+  const path = configPath(context.io, stringOption(context, 'config'));
+  const verb = context.command.path[1];
+  if (verb === 'list') return list(context, path);
+  const [name] = context.words;
+  if (name === undefined) throw usageError(`"twofold config ${verb}" needs the server name`);
+  if (verb === 'show') return show(context, path, name);
+  if (verb === 'add') return edit(context, path, (raw) => add(context, raw, name), `added ${name}`);
+  const change = (entry: Raw): Raw | undefined =>
+    verb === 'remove' ? undefined : { ...entry, enabled: verb === 'enable' };
+  return edit(
+    context,
+    path,
+    (raw) => {
+      const servers = serversOf(raw);
+      if (!(name in servers)) throw noServer(name, path, Object.keys(servers));
+      const next = change(servers[name] as Raw);
+      const { [name]: _old, ...others } = servers;
+      return { ...raw, mcpServers: next === undefined ? others : { ...servers, [name]: next } };
+    },
+    `${verb === 'remove' ? 'removed' : `${verb}d`} ${name}`,
+  );
+}
+
+async function list(context: CommandContext, path: string): Promise<ExitCode> {
+  const raw = await readLeniently(context, path);
+  const servers = Object.entries(serversOf(raw)).map(([name, entry]) =>
+    describe(name, entry as Raw),
+  );
+  if (context.json) context.print(json({ file: path, servers }));
+  else {
+    const rows = servers.map((s) => [s.name, s.type, s.enabled ? 'yes' : 'no', s.target]);
+    context.print(table(['NAME', 'TYPE', 'ENABLED', 'TARGET'], rows, { paint: context.paint }));
+  }
+  return EXIT.ok;
+}
+
+async function show(context: CommandContext, path: string, name: string): Promise<ExitCode> {
+  const raw = await readLeniently(context, path);
+  const servers = serversOf(raw);
+  const entry = servers[name];
+  if (entry === undefined) throw noServer(name, path, Object.keys(servers));
+  const shown = redactSecrets(entry);
+  context.print(json(context.json ? { file: path, name, entry: shown } : shown));
+  return EXIT.ok;
+}
+
+function add(context: CommandContext, raw: Raw, name: string): Raw {
+  const servers = serversOf(raw);
+  if (name in servers)
+    throw new CliError(EXIT.config, `a server named "${name}" exists; remove it first`);
+  const url = stringOption(context, 'url');
+  const stdio = stringOption(context, 'stdio');
+  const command =
+    context.rest.length > 0
+      ? context.rest
+      : stdio === undefined
+        ? undefined
+        : splitCommandLine(stdio);
+  if ((url === undefined) === (command === undefined)) {
+    throw usageError(
+      '"twofold config add" needs --url <url>, or --stdio "<command>" / -- <command>',
+    );
+  }
+  const entry: Raw =
+    url !== undefined ? { url } : { command: command?.[0], args: command?.slice(1) ?? [] };
+  const headers = headerOptions(context);
+  const env = envOptions(context);
+  if (Object.keys(headers).length > 0) entry.headers = headers;
+  if (Object.keys(env).length > 0) entry.env = env;
+  for (const [flag, field] of [
+    ['era', 'era'],
+    ['protocol-version', 'protocolVersion'],
+  ] as const) {
+    const value = stringOption(context, flag);
+    if (value !== undefined) entry[field] = value;
+  }
+  return { ...raw, mcpServers: { ...servers, [name]: entry } };
+}
+
+async function edit(
+  context: CommandContext,
+  path: string,
+  change: (raw: Raw) => Raw,
+  done: string,
+): Promise<ExitCode> {
+  await updateMcpConfigFile(path, change);
+  if (context.json) context.print(json({ file: path, done }));
+  else context.note(`${done} in ${path}`);
+  return EXIT.ok;
+}
+
+/**
+ * The file as JSON, even when it breaks the rules (a literal secret, a typo): `list` and `show`
+ * exist to look at such a file, safely. What is wrong is said on stderr.
+ */
+async function readLeniently(context: CommandContext, path: string): Promise<Raw> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(EXIT.config, `cannot read ${path}: ${(error as Error).message}`);
+  }
+  const raw = parseJsonObject(text, path);
+  const checked = checkMcpConfig(raw);
+  if (!checked.ok) {
+    const problems = checked.issues.map((issue) => `  - ${issue.message}`).join('\n');
+    context.note(context.paintErr.yellow(`warning: ${path} would be refused:\n${problems}`));
+  }
+  return raw;
+}
+
+function describe(name: string, entry: Raw) {
+  const isHttp = typeof entry.url === 'string';
+  const type = typeof entry.type === 'string' ? entry.type : isHttp ? 'http' : 'stdio';
+  const shown = redactSecrets(entry);
+  const target = isHttp
+    ? redactUrl(shown.url as string)
+    : [shown.command, ...((shown.args as unknown[]) ?? [])].map(String).join(' ');
+  return { name, type, enabled: entry.enabled !== false, target };
+}
+
+function serversOf(raw: Raw): Record<string, unknown> {
+  const servers = raw.mcpServers;
+  return typeof servers === 'object' && servers !== null
+    ? (servers as Record<string, unknown>)
+    : {};
+}
+
+function noServer(name: string, path: string, names: string[]): CliError {
+  const known = names.length > 0 ? ` (it has: ${names.join(', ')})` : '';
+  return new CliError(EXIT.config, `no server "${name}" in ${path}${known}`);
+}

@@ -1,0 +1,272 @@
+/**
+ * Every command: its words, help text, options and examples, and a loader for its code. Only
+ * this table is read to parse a command line or print help; a command's code (and what it
+ * imports: the client, the server) loads when that command runs.
+ */
+import type { ExitCode } from '../cli/exit-codes';
+import { type OptionSpec, OUTPUT_OPTIONS, TARGET_OPTIONS } from '../cli/options';
+import type { CommandContext } from './context';
+
+/** What a command module exports. */
+export interface CommandModule {
+  run(context: CommandContext): Promise<ExitCode>;
+}
+
+/**
+ * One command.
+ *
+ * @experimental
+ */
+export interface CommandSpec {
+  /** Its words: `['tools', 'call']`. */
+  path: readonly string[];
+  summary: string;
+  /** The arguments after the words, as help shows them. */
+  args?: string;
+  /** Whether it talks to a server (then the target options apply). */
+  target: boolean;
+  options?: Record<string, OptionSpec>;
+  examples: readonly string[];
+  details?: string;
+  load(): Promise<CommandModule>;
+}
+
+/** How a secret is written in an mcp.json. */
+const ENV_REF = `$${'{'}env:NAME}`;
+
+const SERVER = '--stdio "npx -y @modelcontextprotocol/server-everything"';
+
+/**
+ * The commands of `twofold`, in help order.
+ *
+ * @experimental
+ */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    path: ['discover'],
+    summary: 'what the server is: era, versions, capabilities, server info, instructions',
+    target: true,
+    examples: [
+      `twofold discover ${SERVER}`,
+      'twofold discover --url http://127.0.0.1:3000/mcp --json',
+    ],
+    load: () => import('./discover'),
+  },
+  {
+    path: ['tools', 'list'],
+    summary: 'the tools, one row each',
+    target: true,
+    examples: [`twofold tools list ${SERVER}`, 'twofold tools list --server github --json'],
+    load: () => import('./tools'),
+  },
+  {
+    path: ['tools', 'call'],
+    summary: 'call a tool; key=value arguments are coerced by its input schema',
+    args: '<name> [key=value ...]',
+    target: true,
+    options: {
+      args: { type: 'string', value: 'json', description: 'the arguments as one JSON object' },
+      'args-file': { type: 'string', value: 'path', description: 'the arguments from a file' },
+    },
+    examples: [
+      `twofold tools call echo message=hello ${SERVER}`,
+      `twofold tools call get-sum --args '{"a":1,"b":2}' ${SERVER}`,
+    ],
+    details:
+      'Progress notifications drive a progress bar on a terminal. Input requests are answered on a terminal, or from --answers. Exit code 1 when the tool returns an error result.',
+    load: () => import('./tools'),
+  },
+  {
+    path: ['resources', 'list'],
+    summary: 'the resources',
+    target: true,
+    examples: [`twofold resources list ${SERVER}`],
+    load: () => import('./resources'),
+  },
+  {
+    path: ['resources', 'templates'],
+    summary: 'the resource templates',
+    target: true,
+    examples: [`twofold resources templates ${SERVER}`],
+    load: () => import('./resources'),
+  },
+  {
+    path: ['resources', 'read'],
+    summary: 'read a resource',
+    args: '<uri>',
+    target: true,
+    examples: [`twofold resources read demo://resource/static/document/architecture.md ${SERVER}`],
+    load: () => import('./resources'),
+  },
+  {
+    path: ['prompts', 'list'],
+    summary: 'the prompts',
+    target: true,
+    examples: [`twofold prompts list ${SERVER}`],
+    load: () => import('./prompts'),
+  },
+  {
+    path: ['prompts', 'get'],
+    summary: 'get a prompt; key=value arguments',
+    args: '<name> [key=value ...]',
+    target: true,
+    examples: [`twofold prompts get args-prompt city=Paris ${SERVER}`],
+    load: () => import('./prompts'),
+  },
+  {
+    path: ['complete'],
+    summary: "complete a prompt's or a resource template's argument",
+    args: '<argument>=<partial value>',
+    target: true,
+    options: {
+      prompt: { type: 'string', value: 'name', description: 'complete an argument of this prompt' },
+      resource: {
+        type: 'string',
+        value: 'uri template',
+        description: 'complete a variable of this resource template',
+      },
+      context: {
+        type: 'string',
+        multiple: true,
+        value: 'K=V',
+        description: 'arguments already given (repeatable)',
+      },
+    },
+    examples: [`twofold complete --prompt completable-prompt department=Eng ${SERVER}`],
+    load: () => import('./complete'),
+  },
+  {
+    path: ['listen'],
+    summary: 'print change notifications as NDJSON until interrupted',
+    target: true,
+    options: {
+      tools: { type: 'boolean', description: 'tool list changes' },
+      prompts: { type: 'boolean', description: 'prompt list changes' },
+      resources: { type: 'boolean', description: 'resource list changes' },
+      resource: {
+        type: 'string',
+        multiple: true,
+        value: 'uri',
+        description: 'updates of one resource (repeatable)',
+      },
+    },
+    details: 'Without a filter option it listens to every list change.',
+    examples: [
+      `twofold listen --tools ${SERVER}`,
+      'twofold listen --resource file:///notes.md --server notes',
+    ],
+    load: () => import('./listen'),
+  },
+  ...configCommands(),
+  {
+    path: ['doctor'],
+    summary: 'check a server against the specification (pass / warn / fail per check)',
+    target: true,
+    examples: [`twofold doctor ${SERVER}`, 'twofold doctor --url http://127.0.0.1:3000/mcp --json'],
+    details: 'Exit code 1 when a check fails.',
+    load: () => import('./doctor'),
+  },
+  {
+    path: ['bridge'],
+    summary: 'publish a stdio server over HTTP (--listen), or an HTTP server on stdio',
+    target: true,
+    options: {
+      listen: {
+        type: 'string',
+        value: 'host:port',
+        description: 'serve the stdio target as Streamable HTTP here (loopback)',
+      },
+      'allow-origin': {
+        type: 'string',
+        multiple: true,
+        value: 'origin',
+        description: 'a browser Origin to accept besides loopback ones (repeatable)',
+      },
+    },
+    examples: [
+      `twofold bridge --listen 127.0.0.1:8080 ${SERVER}`,
+      'twofold bridge --url https://mcp.example.com/mcp   # an HTTP server on stdio',
+    ],
+    details:
+      'Either era on either side: requests, notifications, progress, cancellation, input rounds and change notifications are translated between eras.',
+    load: () => import('./bridge'),
+  },
+  {
+    path: ['demo'],
+    summary: 'start a demo server and run a short real exchange in both eras, explained',
+    target: false,
+    examples: ['twofold demo'],
+    load: () => import('./demo'),
+  },
+];
+
+function configCommands(): CommandSpec[] {
+  const load = () => import('./config');
+  const file = 'the mcp.json to edit (--config)';
+  return [
+    {
+      path: ['config', 'list'],
+      summary: `the servers of ${file}`,
+      target: false,
+      options: { config: TARGET_OPTIONS.config as OptionSpec },
+      examples: ['twofold config list', 'twofold config list --config ./mcp.json --json'],
+      load,
+    },
+    {
+      path: ['config', 'show'],
+      summary: 'one server entry, secrets redacted',
+      args: '<name>',
+      target: false,
+      options: { config: TARGET_OPTIONS.config as OptionSpec },
+      examples: ['twofold config show github'],
+      load,
+    },
+    {
+      path: ['config', 'add'],
+      summary: 'add a server (--url, --stdio or the command after --)',
+      args: '<name>',
+      target: false,
+      options: pick(TARGET_OPTIONS, [
+        'url',
+        'stdio',
+        'config',
+        'era',
+        'protocol-version',
+        'header',
+        'env',
+      ]),
+      examples: [
+        'twofold config add everything -- npx -y @modelcontextprotocol/server-everything',
+        `twofold config add search --url https://search.example.com/mcp --header 'Authorization:Bearer \${env:SEARCH_TOKEN}'`,
+      ],
+      details: `Secrets must be ${ENV_REF} references; literal ones are refused.`,
+      load,
+    },
+    ...(['remove', 'enable', 'disable'] as const).map((verb) => ({
+      path: ['config', verb],
+      summary: `${verb} a server`,
+      args: '<name>',
+      target: false,
+      options: { config: TARGET_OPTIONS.config as OptionSpec },
+      examples: [`twofold config ${verb} github`],
+      load,
+    })),
+  ];
+}
+
+function pick(
+  options: Record<string, OptionSpec>,
+  names: readonly string[],
+): Record<string, OptionSpec> {
+  return Object.fromEntries(names.map((name) => [name, options[name] as OptionSpec]));
+}
+
+/**
+ * The options a command accepts: its own, the target options when it talks to a server, and
+ * the output options.
+ *
+ * @experimental
+ */
+export function optionsOf(command: CommandSpec): Record<string, OptionSpec> {
+  return { ...(command.target ? TARGET_OPTIONS : {}), ...command.options, ...OUTPUT_OPTIONS };
+}

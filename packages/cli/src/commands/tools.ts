@@ -1,0 +1,81 @@
+/** `twofold tools list` and `twofold tools call <name> [key=value …]`. */
+import type { Tool } from '@twofold/protocol/experimental';
+import { callArguments } from '../cli/arguments';
+import { type Connection, withConnection } from '../cli/connect';
+import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
+import { json, table } from '../cli/output';
+import { firstLine, renderContent } from '../cli/render';
+import { type CommandContext, stringOption } from './context';
+
+export async function run(context: CommandContext): Promise<ExitCode> {
+  return context.command.path[1] === 'list' ? list(context) : call(context);
+}
+
+async function allTools(connection: Connection): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  for await (const tool of connection.client.iterateTools()) tools.push(tool);
+  return tools;
+}
+
+async function list(context: CommandContext): Promise<ExitCode> {
+  return withConnection(context, async (connection) => {
+    const tools = await allTools(connection);
+    if (context.json) {
+      context.print(json({ tools }));
+      return EXIT.ok;
+    }
+    const rows = tools.map((tool) => [
+      tool.name,
+      firstLine(tool.title ?? tool.annotations?.title ?? tool.description),
+    ]);
+    const columns = context.io.stdout.isTTY ? context.io.stdout.columns : undefined;
+    context.print(table(['NAME', 'DESCRIPTION'], rows, { paint: context.paint, columns }));
+    return EXIT.ok;
+  });
+}
+
+async function call(context: CommandContext): Promise<ExitCode> {
+  const [name, ...words] = context.words;
+  if (name === undefined) throw usageError('"twofold tools call" needs the tool name');
+  return withConnection(context, async (connection) => {
+    const tools = await allTools(connection);
+    const tool = tools.find((t) => t.name === name);
+    if (tool === undefined) {
+      const { closestName } = await import('@twofold/registry-adapter/experimental');
+      const near = closestName(
+        name,
+        tools.map((t) => t.name),
+      );
+      throw new CliError(
+        EXIT.dataError,
+        `the server has no tool "${name}"${near ? ` (did you mean "${near}"?)` : ''}`,
+      );
+    }
+    const args = await callArguments(
+      words,
+      {
+        args: stringOption(context, 'args'),
+        argsFile: stringOption(context, 'args-file'),
+        cwd: context.io.cwd,
+      },
+      tool.inputSchema as Record<string, unknown>,
+    );
+    const showProgress = !context.json;
+    const result = await connection.client.callTool(name, args, {
+      timeoutMs: connection.timeoutMs,
+      resetTimeoutOnProgress: true,
+      signal: context.io.interrupt,
+      ...(showProgress ? { onProgress: (p) => connection.progress.update(p) } : {}),
+    });
+    connection.progress.clear();
+    if (context.json) context.print(json(result));
+    else {
+      const text = renderContent(result.content, context.paint);
+      const structured = result.structuredContent;
+      if (text !== '') context.print(`${text}\n`);
+      else if (structured !== undefined) context.print(json(structured));
+      if (result.isError) context.note(context.paintErr.red(`the tool ${name} returned an error`));
+    }
+    return result.isError ? EXIT.toolError : EXIT.ok;
+  });
+}
