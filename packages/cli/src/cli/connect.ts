@@ -20,7 +20,6 @@ import { cacheDir } from './paths';
 import { ProgressBar } from './progress';
 import { StateFile } from './state-file';
 import { type ResolvedTarget, resolveTarget } from './target';
-import { tracedTarget } from './trace';
 
 /** The default connect and request timeout. */
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -67,7 +66,9 @@ export async function connectCommand(
   const progress = new ProgressBar(context.io.stderr);
   const input = await inputHandlers(context, () => progress.clear());
   const target = context.verbose
-    ? tracedTarget(resolved.target, (line) => context.note(context.paintErr.dim(line)))
+    ? (await import('./trace')).tracedTarget(resolved.target, (line) =>
+        context.note(context.paintErr.dim(line)),
+      )
     : resolved.target;
   const options = (verdict: EraVerdict | undefined): McpClientOptions => ({
     clientInfo: { name: 'twofold-cli', version: __TWOFOLD_VERSION__ },

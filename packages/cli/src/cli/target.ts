@@ -6,8 +6,7 @@
 import { dirname, resolve } from 'node:path';
 import type { EraChoice, ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
-import { resolveSecrets, type ServerEntry } from '@twofold/registry-adapter/experimental';
-import { managedTarget, readMcpConfigFile } from '@twofold/registry-adapter/node';
+import type { ServerEntry } from '@twofold/registry-adapter/experimental';
 import type { CommandContext } from '../commands/context';
 import { listOption, stringOption } from '../commands/context';
 import { splitCommandLine } from './command-line';
@@ -93,6 +92,9 @@ async function fromConfig(
   era: EraChoice | undefined,
   protocolVersion: string | undefined,
 ): Promise<ResolvedTarget> {
+  // Loaded only here: the registry adapter (and zod's config schema) costs start-up time.
+  const { resolveSecrets } = await import('@twofold/registry-adapter/experimental');
+  const { managedTarget, readMcpConfigFile } = await import('@twofold/registry-adapter/node');
   const path = configPath(context.io, stringOption(context, 'config'));
   const { config } = await readMcpConfigFile(path);
   const entry = config.mcpServers[name];
