@@ -74,7 +74,12 @@ const expected: Record<
     },
     ...rootFields,
   },
-  '@twofold/cli': { exports: rootAndExperimental, ...rootFields },
+  // The `twofold` executable is ESM only; its commands load as split chunks.
+  '@twofold/cli': {
+    exports: rootAndExperimental,
+    ...rootFields,
+    bin: { twofold: './dist/bin.js' },
+  },
 };
 
 /** Nested key order: condition order in `exports` matters to resolvers (`types` first). */

@@ -22,6 +22,8 @@ export interface CommandContext {
   values: OptionValues;
   json: boolean;
   verbose: boolean;
+  /** Whether stdout is coloured (a terminal, and no `NO_COLOR`). */
+  color: boolean;
   /** Styles for stdout and for stderr (each on only where that stream is a terminal). */
   paint: Paint;
   paintErr: Paint;
@@ -46,6 +48,7 @@ export function commandContext(
     values,
     json: values.json === true,
     verbose: values.verbose === true,
+    color: colorFor(io.stdout, io.env),
     paint: paint(colorFor(io.stdout, io.env)),
     paintErr: paint(colorFor(io.stderr, io.env)),
     print: (text) => io.stdout.write(text),
