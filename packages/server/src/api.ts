@@ -16,6 +16,7 @@ import type {
   ReadResourceResult,
   RequestId,
   ToolAnnotations,
+  TraceContext,
 } from '@twofold/protocol/experimental';
 
 /**
@@ -55,6 +56,11 @@ export interface RequestContext {
   readonly sessionId?: string | undefined;
   /** Aborted when the client cancels or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * The W3C trace context the request carried in its `_meta` (`traceparent`, `tracestate`,
+   * `baggage`), when its `traceparent` is valid; a handler calling onwards passes it on.
+   */
+  readonly trace?: TraceContext | undefined;
   /** Reports progress when the client asked for it (a no-op otherwise); `progress` must grow. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Logs to the client when it asked for that level or a more verbose one (a no-op otherwise). */

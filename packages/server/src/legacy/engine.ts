@@ -24,6 +24,7 @@ import {
   ProtocolError,
   parseParams,
   type RequestId,
+  readTraceContext,
   type ServerCapabilities,
   selectLegacyVersion,
   type Transport,
@@ -65,7 +66,8 @@ export class LegacyEngine {
   private negotiated: Negotiated | undefined;
   private initialized = false;
   private logLevel: LoggingLevel | undefined;
-  private readonly subscriptions = new Set<string>();
+  /** Subscribed URIs, each with the release of its `watchResource` hint. */
+  private readonly subscriptions = new Map<string, () => void>();
   private readonly inflight = new Map<RequestId, AbortController>();
   private readonly outbound: OutboundRequests;
   private unsubscribeChanges: (() => void) | undefined;
@@ -120,6 +122,8 @@ export class LegacyEngine {
     if (this.disposed) return;
     this.disposed = true;
     this.unsubscribeChanges?.();
+    for (const release of this.subscriptions.values()) release();
+    this.subscriptions.clear();
     for (const controller of this.inflight.values()) controller.abort();
     this.inflight.clear();
     this.outbound.closeAll();
@@ -178,9 +182,10 @@ export class LegacyEngine {
         this.logLevel = p.level as LoggingLevel;
         return {};
       case 'resources/subscribe':
-        this.subscriptions.add(p.uri as string);
+        this.subscribe(p.uri as string);
         return {};
       case 'resources/unsubscribe':
+        this.subscriptions.get(p.uri as string)?.();
         this.subscriptions.delete(p.uri as string);
         return {};
     }
@@ -203,6 +208,7 @@ export class LegacyEngine {
       clientInfo: session.clientInfo,
       sessionId: this.transport.sessionId,
       signal,
+      trace: readTraceContext(meta),
       inputResponses,
       state,
       ...reporter,
@@ -289,6 +295,11 @@ export class LegacyEngine {
         // roots/list_changed and the rest: nothing this server keeps depends on them.
         return;
     }
+  }
+
+  private subscribe(uri: string): void {
+    if (this.subscriptions.has(uri)) return;
+    this.subscriptions.set(uri, this.server.operations.watchResource?.(uri) ?? (() => {}));
   }
 
   /** Forwards a change as the session's capabilities allow. */

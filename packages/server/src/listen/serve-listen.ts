@@ -47,10 +47,15 @@ export async function serveListen(
       const notification = notificationFor(change, honoured, subscriptionId);
       if (notification !== undefined) outbox.push(notification);
     });
+    // Operations that subscribe upstream (a proxy) learn which URIs this listen wants.
+    const unwatch = (honoured.resourceSubscriptions ?? []).map(
+      (uri) => server.operations.watchResource?.(uri) ?? (() => {}),
+    );
     // Ended at once, in the same turn as the cancel: no change is queued after it, and the
     // slot is free for the next listen.
     await firstOf([io.signal, io.shutdown], outbox.failed, () => {
       unsubscribe();
+      for (const stop of unwatch) stop();
       release();
     });
     // What was queued goes out before the final result.

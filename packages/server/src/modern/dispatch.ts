@@ -126,6 +126,7 @@ async function dispatch(
     clientCapabilities: envelope.clientCapabilities,
     clientInfo: envelope.clientInfo,
     signal: io.signal,
+    trace: envelope.trace,
     inputResponses: parsed.value?.inputResponses as RequestContext['inputResponses'],
     state: retry.state,
     ...createReporter({

@@ -73,6 +73,13 @@ export interface Operations {
   complete(params: CompleteRequestParams, context: RequestContext): Promise<CompleteResult>;
   /** Subscribes to list and resource changes; returns the unsubscribe function. */
   onChange(listener: (change: Change) => void): () => void;
+  /**
+   * Optional hint that a client now wants `resource-updated` changes for `uri` (a legacy
+   * `resources/subscribe`, or a URI of a modern listen's `resourceSubscriptions`), until the
+   * returned release is called. Operations that learn of updates only on request (a proxy
+   * subscribing upstream) need it; the registry announces every update anyway.
+   */
+  watchResource?(uri: string): () => void;
 }
 
 /**
