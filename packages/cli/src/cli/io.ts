@@ -2,10 +2,10 @@
  * What a CLI run touches outside itself: output streams, input, environment, working
  * directory. Injected, so tests (and hosts embedding the CLI) run it without a process.
  */
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /** A stream the CLI writes to (a real stream: prompts are written to stderr by readline). */
-export interface OutputStream extends NodeJS.WritableStream {
+export interface OutputStream extends Writable {
   /** Whether it is a terminal (tables, colour, progress bars). */
   readonly isTTY?: boolean | undefined;
   /** Terminal width, when it is one. */
