@@ -1,3 +1,6 @@
+import type { Options } from 'tsup';
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental'] });
+// Shims give the CJS build an import.meta.url: `demo` finds its server beside its own chunk.
+const options: Options = { ...definePackageBuild({ entries: ['index', 'experimental'] }), shims: true };
+export default options;

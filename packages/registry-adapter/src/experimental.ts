@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 export { McpConfigError, type McpConfigIssue } from './config/errors';
-export { type McpConfigDocument, parseMcpConfigText } from './config/json-text';
+export { type McpConfigDocument, parseJsonObject, parseMcpConfigText } from './config/json-text';
 export { checkMcpConfig, parseMcpConfig, parseServerEntry } from './config/parse';
 export {
   httpServerEntrySchema,

@@ -4,7 +4,11 @@
  */
 import type { Readable, Writable } from 'node:stream';
 
-/** A stream the CLI writes to (a real stream: prompts are written to stderr by readline). */
+/**
+ * A stream the CLI writes to (a real stream: prompts are written to stderr by readline).
+ *
+ * @experimental
+ */
 export interface OutputStream extends Writable {
   /** Whether it is a terminal (tables, colour, progress bars). */
   readonly isTTY?: boolean | undefined;
@@ -28,7 +32,11 @@ export interface CliIo {
   interrupt: AbortSignal;
 }
 
-/** The io of the real process, with SIGINT/SIGTERM turned into `interrupt`. */
+/**
+ * The io of the real process, with SIGINT/SIGTERM turned into `interrupt`.
+ *
+ * @experimental
+ */
 export function processIo(): CliIo {
   const interrupt = new AbortController();
   const stop = () => interrupt.abort(new Error('interrupted'));
