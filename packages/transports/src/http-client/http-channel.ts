@@ -4,7 +4,7 @@
  * background tasks (stream readers) that must finish before the transport reports closed.
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import { Agent, type Dispatcher, fetch, Headers, type Response } from 'undici';
+import type { Dispatcher, Response } from 'undici';
 import type { HttpHeadersOption } from './options';
 import type { RequestScope } from './request-scope';
 
@@ -16,9 +16,16 @@ export interface ChannelRequest {
   body?: string;
 }
 
+/** undici, loaded on the first request: a stdio-only program never pays for importing it. */
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => {
+  undici ??= import('undici');
+  return undici;
+};
+
 /** The transport's HTTP connection pool and background work. */
 export class HttpChannel {
-  private readonly dispatcher: Dispatcher;
+  private dispatcher: Dispatcher | undefined;
   private readonly ownsDispatcher: boolean;
   private readonly tasks = new Set<Promise<void>>();
   private readonly scopes = new Set<RequestScope>();
@@ -28,11 +35,13 @@ export class HttpChannel {
     private readonly extraHeaders: HttpHeadersOption | undefined,
   ) {
     this.ownsDispatcher = dispatcher === undefined;
-    this.dispatcher = dispatcher ?? new Agent();
+    this.dispatcher = dispatcher;
   }
 
   /** Sends a request within `scope`; fetch failures surface through `scope.explain`. */
   async request(url: URL, request: ChannelRequest, scope: RequestScope): Promise<Response> {
+    const { Agent, fetch, Headers } = await loadUndici();
+    this.dispatcher ??= new Agent();
     // Headers merge case-insensitively, so a caller's `mcp-method` cannot sneak in beside ours.
     const headers = new Headers(await this.callerHeaders(scope));
     for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
@@ -72,7 +81,7 @@ export class HttpChannel {
   /** Waits for the background work, then closes the dispatcher if the transport owns it. */
   async shutdown(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all(this.tasks);
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.ownsDispatcher) await this.dispatcher?.close();
   }
 
   private async callerHeaders(scope: RequestScope): Promise<Readonly<Record<string, string>>> {
