@@ -51,6 +51,7 @@ export abstract class NdjsonStreamTransport implements Transport {
 
   private state: State = 'idle';
   private output: Writable | undefined;
+  private corked = false;
   private readonly decoder: NdjsonDecoder;
   private readonly onInvalidLine: InvalidLineHandler | undefined;
   private readonly detachers: (() => void)[] = [];
@@ -73,7 +74,22 @@ export abstract class NdjsonStreamTransport implements Transport {
       throw new LocalError(LocalErrorCode.NotConnected, 'The stdio transport is not started');
     }
     if (this.state !== 'open' || this.output === undefined) throw connectionClosed();
+    this.coalesce(this.output);
     await writeLine(this.output, encodeNdjsonLine(message), options?.signal);
+  }
+
+  /**
+   * Messages sent in the same tick leave in one write (corked until the tick ends): with many
+   * requests in flight that is one system call and one wake-up of the peer, not one per message.
+   */
+  private coalesce(output: Writable): void {
+    if (this.corked) return;
+    this.corked = true;
+    output.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      output.uncork();
+    });
   }
 
   /** Whether `close()` was called or the channel is gone. */
