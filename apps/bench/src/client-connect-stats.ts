@@ -24,6 +24,8 @@ export interface ConnectSample {
   ms: number;
   /** Server processes started during the connect (stdio fixtures record theirs). */
   starts: number;
+  /** Why the connect failed (then `ms` is NaN). */
+  error?: string;
 }
 
 /** Counts fixture processes: each start appends a line to the file named by BENCH_SPAWN_LOG. */
@@ -41,10 +43,19 @@ export class SpawnLog {
   }
 }
 
-async function sample(contender: ConnectContender, log: SpawnLog | undefined) {
+async function sample(
+  contender: ConnectContender,
+  log: SpawnLog | undefined,
+): Promise<ConnectSample> {
   log?.reset();
   const start = performance.now();
-  const close = await contender.run();
+  let close: () => Promise<void>;
+  try {
+    close = await contender.run();
+  } catch (error) {
+    // A failed connect is kept as a finding of its row, not thrown: the others still count.
+    return { ms: Number.NaN, starts: log?.count() ?? 0, error: (error as Error).message };
+  }
   const ms = performance.now() - start;
   // Teardown is not timed, but it is awaited: no process of one turn overlaps the next.
   await close();
@@ -101,7 +112,7 @@ export function connectRows(
   samples: readonly (readonly ConnectSample[])[],
   countsStarts: boolean,
 ): { rows: string[]; findings: string[] } {
-  const medians = samples.map((s) => median(s.map((x) => x.ms)));
+  const medians = samples.map((s) => median(s.filter((x) => !x.error).map((x) => x.ms)));
   const baseline = (role: ConnectContender['role']) =>
     medians[contenders.findIndex((c) => c.role === role)];
   const pinned = baseline('pinned');
@@ -109,7 +120,16 @@ export function connectRows(
   const findings: string[] = [];
   const rows = contenders.map((contender, i) => {
     const runs = samples[i] ?? [];
-    const times = runs.map((x) => x.ms);
+    const failed = runs.filter((x) => x.error);
+    if (failed.length > 0) {
+      findings.push(
+        `${caseName} / ${contender.name}: ${failed.length} of ${runs.length} connects failed (${failed[0]?.error})`,
+      );
+    }
+    const times = runs.filter((x) => !x.error).map((x) => x.ms);
+    if (times.length === 0) {
+      return `| ${caseName} | ${contender.name} | **failed** | – | – | – | – | – |`;
+    }
     const starts = runs.map((x) => x.starts);
     const m = medians[i] ?? Number.NaN;
     const max = contender.maxStarts;

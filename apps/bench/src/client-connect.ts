@@ -158,12 +158,12 @@ export async function runClientConnectBench(quick: boolean): Promise<string> {
   };
   try {
     const runs = quick
-      ? { fast: { runs: 8, warmup: 2 }, slow: { runs: 3, warmup: 1 } }
+      ? { fast: { runs: 4, warmup: 1 }, slow: { runs: 1, warmup: 0 } }
       : { fast: { runs: 25, warmup: 3 }, slow: { runs: 7, warmup: 1 } };
     for (const c of stdioCases(log, runs)) {
       record(c.name, c.contenders, await sampleAlternating(c.contenders, c.sampling, log), true);
     }
-    const http = quick ? { runs: 60, warmup: 20 } : { runs: 300, warmup: 50 };
+    const http = quick ? { runs: 30, warmup: 10 } : { runs: 300, warmup: 50 };
     await runHttpCases(http, (c, samples) => record(c.name, c.contenders, samples, false));
   } finally {
     rmSync(dir, { recursive: true, force: true });

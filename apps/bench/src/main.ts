@@ -1,26 +1,138 @@
 /**
- * `pnpm bench [--quick]`: runs twofold's benchmarks beside the official MCP SDK and prints
- * Markdown tables of medians with min–max and ratios. Installs nothing at run time.
+ * `pnpm bench [--quick] [--json <path>] [--only <ids>]`: twofold beside the official MCP SDKs
+ * (2.4.0 modern and legacy, 1.32.2) and a bare floor, in one run, alternating. Prints the
+ * Markdown report, writes it to results/<date>.md, and the same as JSON with `--json`.
+ * Installs nothing at run time. `--only stdio,http` runs some sections (for development).
  */
+import { resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { runCliTime } from './cli-time';
 import { runClientConnectBench } from './client-connect';
+import { benchConfig } from './config';
+import { processWarnings } from './driver-process';
+import { runFootprint } from './footprint';
 import { runFramerBench } from './framer';
+import { runHttpBench } from './http-bench';
+import { runImportTime } from './import-time';
+import { type RunReport, renderReport, runMeta, withoutLocalPaths, writeReport } from './output';
 import { runProtocolMicro } from './protocol-micro';
+import { type Section, withRatios } from './report';
 import { runServerBench } from './server-bench';
+import { runColdStart } from './stdio-cold-start';
+import { runStdioEcho } from './stdio-echo';
+import { startStdioFleet } from './stdio-fleet';
+import { peakRssSection, runStdioMemory } from './stdio-memory';
+import { runStdioThroughput } from './stdio-throughput';
+import { checkTargets } from './targets';
 
-const quick = process.argv.includes('--quick');
-console.log(`# twofold benchmarks${quick ? ' (quick)' : ''}\n`);
-console.log(`node ${process.version}, ${process.platform}/${process.arch}\n`);
-console.log(
-  '## Wire layer: parse + validate (higher is better; ratio > 1 means faster than the official core)\n',
-);
-console.log(runProtocolMicro(quick));
-console.log('\n## stdio framing: one message fed in 64 KiB chunks (lower ms/MiB is better)\n');
-console.log(runFramerBench(quick));
-console.log(
-  '\n## Server: tools/call over HTTP (50 tools) and stdio, twofold beside the official SDK 2.4.0\n',
-);
-console.log(await runServerBench(quick));
-console.log(
-  '\n## Client: connect → first tools/list, era detection (`auto`) beside a pinned era and the official client 2.4.0 (lower ms is better)\n',
-);
-console.log(await runClientConnectBench(quick));
+const argv = process.argv.slice(2);
+const flagValue = (flag: string) => {
+  const at = argv.indexOf(flag);
+  return at === -1 ? undefined : argv[at + 1];
+};
+const quick = argv.includes('--quick');
+const jsonArg = flagValue('--json');
+// pnpm runs the script in apps/bench; a relative --json path means the caller's directory.
+const jsonPath = jsonArg ? resolve(process.env.INIT_CWD ?? process.cwd(), jsonArg) : undefined;
+const only = flagValue('--only')?.split(',');
+const config = benchConfig(quick);
+const started = performance.now();
+const report: RunReport = {
+  meta: runMeta(quick),
+  targets: [],
+  sections: [],
+  components: [],
+  warnings: [],
+  errors: {},
+};
+
+/** Runs one part unless `--only` leaves it out; a part that throws is reported, not fatal. */
+async function part(id: string, run: () => Promise<void>): Promise<void> {
+  if (only && !only.includes(id)) return;
+  const start = performance.now();
+  try {
+    await run();
+  } catch (error) {
+    report.errors[id] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  }
+  console.error(`bench: ${id} done in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+}
+
+/** Runs one step of a part, logging its duration to stderr (progress, not a result). */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await run();
+  console.error(`bench:   ${name} done in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+const add = (...sections: Section[]) => report.sections.push(...sections.map(withRatios));
+
+await part('stdio', async () => {
+  const fleet = await startStdioFleet();
+  try {
+    add(await step('cold start', () => runColdStart(fleet, config)));
+    const { throughput, peaks } = await step('throughput', () => runStdioThroughput(fleet, config));
+    add(throughput);
+    const { echo, clientPeaks } = await step('echo', () => runStdioEcho(fleet, config));
+    add(echo, peakRssSection(fleet, peaks, clientPeaks));
+    const { idle, leak } = await step('memory', () => runStdioMemory(fleet, config));
+    add(idle, leak);
+  } finally {
+    await fleet.close();
+  }
+});
+await part('http', async () => {
+  const { raw, client } = await runHttpBench(config);
+  add(raw, client);
+});
+await part('footprint', async () => {
+  add(runFootprint(), await runImportTime(config));
+});
+await part('cli', async () => {
+  add(await runCliTime(config));
+});
+await part('micro', async () => {
+  const markdown = runProtocolMicro(quick);
+  report.components.push({
+    id: 'micro',
+    title:
+      'Wire layer: parse + validate (higher is better; ratio > 1 means faster than the official core)',
+    markdown,
+  });
+});
+await part('framer', async () => {
+  const markdown = runFramerBench(quick);
+  report.components.push({
+    id: 'framer',
+    title: 'stdio framing: one message fed in 64 KiB chunks (lower ms/MiB is better)',
+    markdown,
+  });
+});
+await part('server', async () => {
+  const markdown = await runServerBench(quick);
+  report.components.push({
+    id: 'server',
+    title:
+      'Server alone: tools/call over HTTP (50 tools) and stdio, twofold beside the official SDK 2.4.0 (ratio: twofold ÷ official, higher is better)',
+    markdown,
+  });
+});
+await part('connect', async () => {
+  const markdown = await runClientConnectBench(quick);
+  report.components.push({
+    id: 'connect',
+    title:
+      'Client connect → first tools/list against the same server: era detection (`auto`) beside a pinned era and the official client 2.4.0 (lower ms is better)',
+    markdown,
+  });
+});
+
+report.targets = checkTargets(report.sections);
+report.warnings = processWarnings;
+report.meta.seconds = (performance.now() - started) / 1000;
+const markdown = renderReport(report);
+console.log(withoutLocalPaths(markdown));
+// A partial run (--only) does not replace the day's results file.
+const written = writeReport(report, markdown, { results: !only, json: jsonPath });
+console.error(`bench: wrote ${written.join(' and ') || 'nothing'}`);

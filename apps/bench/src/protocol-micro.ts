@@ -55,8 +55,9 @@ const floor =
   () =>
     JSON.parse(text);
 
+/** Runs the wire-layer cases and returns a Markdown table; `quick` takes fewer, shorter turns. */
 export function runProtocolMicro(quick: boolean): string {
-  const options = quick ? { rounds: 5, turnMs: 200 } : { rounds: 11, turnMs: 500 };
+  const options = quick ? { rounds: 3, turnMs: 150 } : { rounds: 11, turnMs: 500 };
   const cases = [
     {
       case: 'tools/call request',

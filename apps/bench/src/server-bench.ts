@@ -13,9 +13,9 @@ import { benchStdio } from './server-stdio';
 export async function runServerBench(quick: boolean): Promise<string> {
   const http = await benchHttp(
     quick
-      ? { rounds: 3, counts: { 1: 400, 16: 1500 } }
+      ? { rounds: 3, counts: { 1: 200, 16: 600 } }
       : { rounds: 7, counts: { 1: 2000, 16: 4000 } },
   );
-  const stdio = await benchStdio(quick ? { rounds: 3, count: 1000 } : { rounds: 7, count: 3000 });
+  const stdio = await benchStdio(quick ? { rounds: 3, count: 500 } : { rounds: 7, count: 3000 });
   return [...SERVER_TABLE_HEADER, ...http, ...stdio].join('\n');
 }
