@@ -49,6 +49,7 @@ export {
 } from './operations/types';
 export type { McpServerOptions } from './options';
 export { compileSchema, compileToolInputSchema } from './schema/compile';
+export { zodSchemaOf } from './schema/standard-schema';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
 export { createServerHttpHandler, type ServerHttpHandlerOptions } from './serve/http-handler';
 export {

@@ -4,8 +4,8 @@
  * JSON Schema cannot say; the original schema stays the validator.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { compileSchema } from '@twofold/server/experimental';
-import { z } from 'zod';
+import { compileSchema, zodSchemaOf } from '@twofold/server/experimental';
+import type { z } from 'zod';
 import type { JsonSchema } from '../registry/types';
 import { jsonCopy } from './pointer';
 import { zodToJsonSchema } from './zod-losses';
@@ -40,17 +40,6 @@ export interface ConvertedSchema {
   readonly jsonSchema: JsonSchema;
   validate(value: unknown): Promise<SchemaValidation>;
   readonly losses: readonly SchemaLoss[];
-}
-
-function isZod4(input: unknown): input is z.core.$ZodType {
-  return typeof input === 'object' && input !== null && '_zod' in input;
-}
-
-/** `{ a: z.string() }`: the shorthand for `z.object({ a: z.string() })`. */
-function isZodShape(input: unknown): input is z.core.$ZodShape {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
-  const values = Object.values(input);
-  return values.length > 0 && values.every(isZod4);
 }
 
 function deepFreeze<T>(value: T): T {
@@ -94,8 +83,9 @@ export function convertSchema(
   io: 'input' | 'output',
   label: string,
 ): ConvertedSchema {
-  const schema = isZodShape(input) ? z.object(input) : input;
-  if (isZod4(schema)) {
+  // A zod schema (or raw shape) converts here, listing its losses; the rest as the server does.
+  const schema = zodSchemaOf(input);
+  if (schema !== undefined) {
     let converted: ReturnType<typeof zodToJsonSchema>;
     try {
       converted = zodToJsonSchema(schema, io);
@@ -110,7 +100,7 @@ export function convertSchema(
       losses: Object.freeze(converted.losses),
     };
   }
-  const compiled = compileSchema(schema, io, label);
+  const compiled = compileSchema(input, io, label);
   return {
     jsonSchema: compiled.jsonSchema,
     validate: async (value) => compiled.validate(value),

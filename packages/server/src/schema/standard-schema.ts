@@ -31,6 +31,18 @@ function isZodShape(input: unknown): input is z.core.$ZodShape {
   return values.length > 0 && values.every(isZod4);
 }
 
+/**
+ * The zod 4 schema (classic or mini) that `input` is, or stands for as a raw shape
+ * (`{ a: z.string() }` is `z.object({ a: z.string() })`); `undefined` for anything else.
+ * `compileSchema` recognises zod this way; this is for code that converts zod on its own.
+ *
+ * @experimental
+ */
+export function zodSchemaOf(input: unknown): z.core.$ZodType | undefined {
+  if (isZodShape(input)) return z.object(input);
+  return isZod4(input) ? input : undefined;
+}
+
 function pathText(path: StandardSchemaV1.Issue['path']): string {
   return (path ?? [])
     .map((segment) => String(typeof segment === 'object' ? segment.key : segment))
@@ -72,17 +84,18 @@ export function compileStandardSchema(
   io: SchemaIo,
   label: string,
 ): { jsonSchema: Record<string, unknown>; validate: CompiledSchema['validate'] } | undefined {
-  const schema = isZodShape(input) ? z.object(input) : input;
+  const zod = zodSchemaOf(input);
+  const schema = zod ?? input;
   const standard = standardOf(schema);
-  if (!isZod4(schema) && standard === undefined) return undefined;
+  if (zod === undefined && standard === undefined) return undefined;
   const validate = standard?.validate;
   if (validate === undefined) {
     throw new TypeError(`${label}: the schema has no Standard Schema validate function`);
   }
   let jsonSchema: Record<string, unknown>;
-  if (isZod4(schema)) {
+  if (zod !== undefined) {
     // zod's own converter also covers zod/mini, whose schemas lack `~standard.jsonSchema`.
-    jsonSchema = convert(label, () => toJSONSchema(schema, { target: TARGET, io }));
+    jsonSchema = convert(label, () => toJSONSchema(zod, { target: TARGET, io }));
   } else if (standard?.jsonSchema !== undefined) {
     const converter = standard.jsonSchema;
     jsonSchema = convert(label, () => converter[io]({ target: TARGET }));
