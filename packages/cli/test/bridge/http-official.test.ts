@@ -6,23 +6,18 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { startHttpBridge } from '../../src/bridge/index';
 import {
   BRIDGE_TIMEOUT,
   closeAfterTest,
+  loopbackBridge,
   referenceEverything,
   useBridgeEnv,
 } from './support/bridge-env';
 
 useBridgeEnv();
 
-async function bridgeEverything() {
-  return closeAfterTest(
-    await startHttpBridge({
-      upstream: referenceEverything(),
-      listen: { host: '127.0.0.1', port: 0 },
-    }),
-  );
+function bridgeEverything() {
+  return loopbackBridge({ upstream: referenceEverything() });
 }
 
 async function officialClient(url: URL, mode: 'legacy' | { pin: string }): Promise<Client> {

@@ -7,12 +7,14 @@
  */
 import { LocalError } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
-import { type BridgeLogEntry, startHttpBridge } from '../../src/bridge/index';
+import type { BridgeLogEntry } from '../../src/bridge/index';
 import {
   BRIDGE_TIMEOUT,
-  closeAfterTest,
+  COMBINATIONS,
   downstreamClient,
+  type Era,
   eventually,
+  loopbackBridge,
   NOTE_URI,
   probeServer,
   textOf,
@@ -21,28 +23,13 @@ import {
 
 useBridgeEnv();
 
-type Era = 'modern' | 'legacy';
-const COMBINATIONS: { downstream: Era; upstream: Era }[] = [
-  { downstream: 'modern', upstream: 'legacy' },
-  { downstream: 'modern', upstream: 'modern' },
-  { downstream: 'legacy', upstream: 'legacy' },
-  { downstream: 'legacy', upstream: 'modern' },
-];
-
 const TRACE = {
   traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
   tracestate: 'bridge=1',
 };
 
-async function bridgeProbe(era: Era, logs: BridgeLogEntry[] = []) {
-  return closeAfterTest(
-    await startHttpBridge({
-      upstream: probeServer(),
-      era,
-      listen: { host: '127.0.0.1', port: 0 },
-      onLog: (entry) => logs.push(entry),
-    }),
-  );
+function bridgeProbe(era: Era, logs: BridgeLogEntry[] = []) {
+  return loopbackBridge({ upstream: probeServer(), era, onLog: (entry) => logs.push(entry) });
 }
 
 describe.each(COMBINATIONS)(

@@ -7,25 +7,17 @@
  */
 import type { InputHandlers, McpClient } from '@twofold/client/experimental';
 import { describe, expect, it } from 'vitest';
-import { startHttpBridge } from '../../src/bridge/index';
 import {
   BRIDGE_TIMEOUT,
-  closeAfterTest,
+  COMBINATIONS,
   downstreamClient,
+  loopbackBridge,
   textOf,
   twofoldEverything,
   useBridgeEnv,
 } from './support/bridge-env';
 
 useBridgeEnv();
-
-type Era = 'modern' | 'legacy';
-const COMBINATIONS: { downstream: Era; upstream: Era }[] = [
-  { downstream: 'modern', upstream: 'legacy' },
-  { downstream: 'modern', upstream: 'modern' },
-  { downstream: 'legacy', upstream: 'legacy' },
-  { downstream: 'legacy', upstream: 'modern' },
-];
 
 /** Answers the everything server's questions: a name, a favourite colour, a context. */
 function answeringHandlers(asked: string[]): InputHandlers {
@@ -50,13 +42,7 @@ describe.each(COMBINATIONS)(
     it('carries input rounds, progress, prompts, resources, completion and a list change', {
       timeout: BRIDGE_TIMEOUT,
     }, async () => {
-      const bridge = closeAfterTest(
-        await startHttpBridge({
-          upstream: twofoldEverything(),
-          era: upstream,
-          listen: { host: '127.0.0.1', port: 0 },
-        }),
-      );
+      const bridge = await loopbackBridge({ upstream: twofoldEverything(), era: upstream });
       expect(bridge.upstreamVerdict.era).toBe(upstream);
       const asked: string[] = [];
       const client = await downstreamClient(bridge.url, downstream, {

@@ -6,7 +6,7 @@ import { httpServer } from '@twofold/client/node';
 import { buildRequestMeta } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { startHttpBridge } from '../../src/bridge/index';
-import { BRIDGE_TIMEOUT, closeAfterTest, useBridgeEnv } from './support/bridge-env';
+import { BRIDGE_TIMEOUT, loopbackBridge, useBridgeEnv } from './support/bridge-env';
 import { httpUpstream } from './support/http-upstream';
 
 useBridgeEnv();
@@ -36,13 +36,10 @@ async function discoverFrom(url: URL, origin: string): Promise<number> {
 }
 
 async function bridge(allowedOrigins?: readonly string[]) {
-  return closeAfterTest(
-    await startHttpBridge({
-      upstream: httpServer({ url: await httpUpstream() }),
-      listen: { host: '127.0.0.1', port: 0 },
-      ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-    }),
-  );
+  return loopbackBridge({
+    upstream: httpServer({ url: await httpUpstream() }),
+    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+  });
 }
 
 describe('HTTP bridge guards', () => {

@@ -10,18 +10,17 @@ import { httpServer } from '@twofold/client/node';
 import { StdioServerTransport } from '@twofold/transports/stdio';
 import { describe, expect, it } from 'vitest';
 import { startStdioBridge } from '../../src/bridge/index';
-import { BRIDGE_TIMEOUT, closeAfterTest, textOf, useBridgeEnv } from './support/bridge-env';
+import {
+  BRIDGE_TIMEOUT,
+  COMBINATIONS,
+  closeAfterTest,
+  type Era,
+  textOf,
+  useBridgeEnv,
+} from './support/bridge-env';
 import { httpUpstream } from './support/http-upstream';
 
 useBridgeEnv();
-
-type Era = 'modern' | 'legacy';
-const COMBINATIONS: { downstream: Era; upstream: Era }[] = [
-  { downstream: 'modern', upstream: 'legacy' },
-  { downstream: 'modern', upstream: 'modern' },
-  { downstream: 'legacy', upstream: 'legacy' },
-  { downstream: 'legacy', upstream: 'modern' },
-];
 
 const TRACEPARENT = '00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01';
 

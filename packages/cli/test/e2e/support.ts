@@ -5,16 +5,19 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServerHttpHandler } from '@twofold/server/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterAll, afterEach } from 'vitest';
 import { createEverythingServer } from '../../../../apps/everything-server/src/server';
+import {
+  type Launch,
+  referenceEverythingLaunch,
+  twofoldEverythingLaunch,
+} from '../../../../config/test-support/servers.ts';
 
-const require = createRequire(import.meta.url);
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(PACKAGE_DIR, 'dist', 'bin.js');
 
@@ -155,19 +158,16 @@ export const DEMO = [process.execPath, join(PACKAGE_DIR, 'dist', 'demo-server.js
 
 /** twofold's everything server on stdio, from source with tsx. */
 export function everythingStdio(): string[] {
-  const main = fileURLToPath(
-    new URL('../../../../apps/everything-server/src/main.ts', import.meta.url),
-  );
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return [process.execPath, '--import', tsx, main, '--stdio'];
+  return commandLine(twofoldEverythingLaunch(import.meta.url));
 }
 
 /** `@modelcontextprotocol/server-everything` on stdio (a legacy server), without npx. */
 export function referenceStdio(): string[] {
-  const manifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
-  const { bin } = require(manifest) as { bin: Record<string, string> | string };
-  const entry = typeof bin === 'string' ? bin : (bin['mcp-server-everything'] as string);
-  return [process.execPath, join(dirname(manifest), entry), 'stdio'];
+  return commandLine(referenceEverythingLaunch(import.meta.url));
+}
+
+function commandLine({ command, args }: Launch): string[] {
+  return [command, ...args];
 }
 
 const endpoints: ServedEndpoint[] = [];

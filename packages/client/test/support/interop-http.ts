@@ -5,8 +5,8 @@
  * sockets, so a test can see the client left none open.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
@@ -15,6 +15,13 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { serve } from '@twofold/transports/node';
+import {
+  jsonRpcError,
+  listenLoopback,
+  type SessionRouter,
+  sseSessions,
+  streamableSessions,
+} from '../../../../config/test-support/loopback-http.ts';
 import { createOfficialServer } from '../fixtures/interop/official-server.mjs';
 import { closeAfterTest } from './interop-env';
 import { createSdkV1Server } from './interop-sdk-v1';
@@ -83,26 +90,11 @@ export async function officialLegacyEndpoint(): Promise<InteropEndpoint> {
 }
 
 /** SDK 1.32.2 `StreamableHTTPServerTransport`, sessionful, at `/mcp`. */
-export async function sdkV1StreamableEndpoint(): Promise<InteropEndpoint> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+export function sdkV1StreamableEndpoint(): Promise<InteropEndpoint> {
   return listenNode(
-    async (req, res) => {
-      const id = req.headers['mcp-session-id'];
-      const known = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (known) return known.handleRequest(req, res);
-      if (id !== undefined || req.method !== 'POST') return refuse(res, 404, 'unknown session');
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport),
-        onsessionclosed: (sessionId) => void sessions.delete(sessionId),
-      });
-      await createSdkV1Server().connect(transport);
-      return transport.handleRequest(req, res);
-    },
-    async () => {
-      for (const transport of sessions.values()) await transport.close();
-    },
-    sessions,
+    streamableSessions(StreamableHTTPServerTransport, (transport) =>
+      createSdkV1Server().connect(transport),
+    ),
   );
 }
 
@@ -111,67 +103,24 @@ export async function sdkV1StreamableEndpoint(): Promise<InteropEndpoint> {
  * the stream, whose `endpoint` event names `POST /messages?sessionId=...`. Any other request
  * gets 405 (what a server that predates Streamable HTTP answers a POST to its SSE path with).
  */
-export async function sdkV1SseEndpoint(ssePath = '/sse'): Promise<InteropEndpoint> {
-  const sessions = new Map<string, SSEServerTransport>();
+export function sdkV1SseEndpoint(ssePath = '/sse'): Promise<InteropEndpoint> {
   return listenNode(
-    async (req, res) => {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (req.method === 'GET' && url.pathname === ssePath) {
-        const transport = new SSEServerTransport('/messages', res);
-        sessions.set(transport.sessionId, transport);
-        transport.onclose = () => void sessions.delete(transport.sessionId);
-        await createSdkV1Server().connect(transport);
-        return;
-      }
-      if (req.method === 'POST' && url.pathname === '/messages') {
-        const transport = sessions.get(url.searchParams.get('sessionId') ?? '');
-        if (!transport) return refuse(res, 404, 'unknown session');
-        return transport.handlePostMessage(req, res);
-      }
-      return refuse(res, 405, 'method not allowed');
-    },
-    async () => {
-      for (const transport of sessions.values()) await transport.close();
-    },
-    sessions,
+    sseSessions(SSEServerTransport, (transport) => createSdkV1Server().connect(transport), ssePath),
   );
 }
 
-type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
-/** Runs `handler` on a loopback `node:http` server; `shutdown` runs before it closes. */
-async function listenNode(
-  handler: NodeHandler,
-  shutdown: () => Promise<void>,
-  sessions: { readonly size: number },
-): Promise<InteropEndpoint> {
-  const server = createServer((req, res) => {
-    handler(req, res).catch((error: unknown) => {
-      if (!res.headersSent) refuse(res, 500, String(error));
-      else res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = new URL(`http://127.0.0.1:${port}/mcp`);
-  return closeAfterTest(
-    withSocketCount(
-      server,
-      url,
-      async () => {
-        await shutdown();
-        await new Promise<void>((resolve, reject) => {
-          server.close((error) => (error ? reject(error) : resolve()));
-          server.closeAllConnections();
-        });
-      },
-      sessions,
-    ),
-  );
+/** Serves `router` on loopback `node:http`, counting sockets; closed after the test. */
+async function listenNode({
+  handler,
+  shutdown,
+  sessions,
+}: SessionRouter): Promise<InteropEndpoint> {
+  const { server, url, close } = await listenLoopback(handler, shutdown);
+  return closeAfterTest(withSocketCount(server, url, close, sessions));
 }
 
 function withSocketCount(
-  server: import('node:http').Server,
+  server: Server,
   url: URL,
   close: () => Promise<void>,
   sessions: { readonly size: number } = new Map(),
@@ -215,13 +164,4 @@ function withSocketCount(
       return closing;
     },
   };
-}
-
-function jsonRpcError(message: string) {
-  return { jsonrpc: '2.0', id: null, error: { code: -32000, message } };
-}
-
-function refuse(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(jsonRpcError(message)));
 }

@@ -1,22 +1,12 @@
 /** mcp.json text: JSON syntax errors with line and column (never the file's content). */
 import { describe, expect, it } from 'vitest';
-import { McpConfigError } from '../../src/config/errors';
 import {
   findJsonError,
   lineAndColumn,
   parseJsonObject,
   parseMcpConfigText,
 } from '../../src/config/json-text';
-
-function errorOf(run: () => unknown): McpConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof McpConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected an McpConfigError');
-}
+import { configErrorOf } from './support';
 
 describe('parseJsonObject: syntax errors', () => {
   it.each([
@@ -81,7 +71,7 @@ describe('parseJsonObject: syntax errors', () => {
     ['CRLF line endings', '{\r\n  "a": 1,\r\n}', 3, 1, 'trailing comma before "}"'],
   ])('%s', (_label, text, line, column, reason) => {
     expect(() => JSON.parse(text)).toThrow();
-    const error = errorOf(() => parseJsonObject(text));
+    const error = configErrorOf(() => parseJsonObject(text));
     expect(error.issues).toEqual([
       { path: '', message: `invalid JSON at line ${line}, column ${column}: ${reason}` },
     ]);
@@ -90,7 +80,7 @@ describe('parseJsonObject: syntax errors', () => {
 
   it('never echoes the content around the error', () => {
     const text = '{"mcpServers": {"gh": {"env": {"TOKEN": "hunter2-secret"}}}';
-    const error = errorOf(() => parseJsonObject(text, 'mcp.json'));
+    const error = configErrorOf(() => parseJsonObject(text, 'mcp.json'));
     expect(error.message).toBe(
       'invalid MCP config mcp.json: invalid JSON at line 1, column 60: expected "," or "}" (unexpected end of file)',
     );
@@ -103,7 +93,7 @@ describe('parseJsonObject: syntax errors', () => {
   });
 
   it.each(['[]', 'null', '"text"', '42'])('refuses %s, which is JSON but not an object', (text) => {
-    expect(errorOf(() => parseJsonObject(text)).issues).toEqual([
+    expect(configErrorOf(() => parseJsonObject(text)).issues).toEqual([
       { path: '', message: 'an MCP config must be a JSON object with "mcpServers"' },
     ]);
   });
@@ -123,7 +113,7 @@ describe('parseMcpConfigText', () => {
   });
 
   it('names the file in validation errors', () => {
-    const error = errorOf(() =>
+    const error = configErrorOf(() =>
       parseMcpConfigText('{"mcpServers": {"fs": {"comand": "x"}}}', 'cfg/mcp.json'),
     );
     expect(error.file).toBe('cfg/mcp.json');

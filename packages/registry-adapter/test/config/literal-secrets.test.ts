@@ -4,9 +4,9 @@
  * message that names the field, says to write `${env:NAME}`, and never contains the secret.
  */
 import { describe, expect, it } from 'vitest';
-import { McpConfigError } from '../../src/config/errors';
 import { checkMcpConfig, parseMcpConfig } from '../../src/config/parse';
 import { mcpConfigSchema } from '../../src/config/schema';
+import { configErrorOf } from './support';
 
 // Built from parts so no complete token literal sits in the source.
 const GHP = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
@@ -141,15 +141,9 @@ describe('literal secrets are refused', () => {
     expect(issue?.message).toMatch(new RegExp(`^literal secret in ${escapeRegExp(path)}: `));
     expect(issue?.message).toContain(hint);
 
-    let error: unknown;
-    try {
-      parseMcpConfig(raw);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(McpConfigError);
+    const error = configErrorOf(() => parseMcpConfig(raw));
     expect(JSON.stringify(result.issues)).not.toContain(secret);
-    expect((error as Error).message).not.toContain(secret);
+    expect(error.message).not.toContain(secret);
     expect(JSON.stringify(error)).not.toContain(secret);
 
     // The published zod schema refuses it too, without the value in its issues.

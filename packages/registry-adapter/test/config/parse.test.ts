@@ -3,8 +3,8 @@
  * fields, missing or conflicting `command`/`url`, wrong types and values, defaults, `type` mapping.
  */
 import { describe, expect, it } from 'vitest';
-import { McpConfigError } from '../../src/config/errors';
 import { checkMcpConfig, parseMcpConfig, parseServerEntry } from '../../src/config/parse';
+import { configErrorOf } from './support';
 
 /** The messages `checkMcpConfig` gives for `raw` (it must refuse it). */
 function problems(raw: unknown): string[] {
@@ -298,14 +298,7 @@ describe('wrong types and values', () => {
 describe('McpConfigError', () => {
   it('lists every problem of every server, with a path for each', () => {
     const raw = servers({ a: { comand: 'x' }, b: { url: 'https://x.example', era: 'old' } });
-    let error: unknown;
-    try {
-      parseMcpConfig(raw);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(McpConfigError);
-    const { issues, message, file } = error as McpConfigError;
+    const { issues, message, file } = configErrorOf(() => parseMcpConfig(raw));
     expect(file).toBeUndefined();
     expect(issues.map((i) => i.path)).toEqual([
       'mcpServers.a',
@@ -323,16 +316,12 @@ describe('McpConfigError', () => {
   });
 
   it('parseServerEntry quotes an unusual server name in paths', () => {
-    try {
-      parseServerEntry('my server', { command: 'x', arsg: [] });
-      expect.unreachable();
-    } catch (error) {
-      expect((error as McpConfigError).issues).toEqual([
-        {
-          path: 'mcpServers["my server"].arsg',
-          message: 'unknown field "arsg" in mcpServers["my server"] (did you mean "args"?)',
-        },
-      ]);
-    }
+    const error = configErrorOf(() => parseServerEntry('my server', { command: 'x', arsg: [] }));
+    expect(error.issues).toEqual([
+      {
+        path: 'mcpServers["my server"].arsg',
+        message: 'unknown field "arsg" in mcpServers["my server"] (did you mean "args"?)',
+      },
+    ]);
   });
 });

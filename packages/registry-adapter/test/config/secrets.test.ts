@@ -1,25 +1,15 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${env:NAME}` references are the subject here
 /** resolveSecrets (`${env:NAME}` just before start) and redactSecrets (safe display). */
 import { describe, expect, it } from 'vitest';
-import { McpConfigError } from '../../src/config/errors';
 import { parseServerEntry } from '../../src/config/parse';
 import { redactSecrets, resolveSecrets } from '../../src/config/secrets';
 import type { HttpServerEntry, StdioServerEntry } from '../../src/config/types';
+import { configErrorOf } from './support';
 
 const GHP = `ghp_${'A1b2C3d4E5'.repeat(4)}`;
 
 const stdio = (raw: Record<string, unknown>) => parseServerEntry('local', raw) as StdioServerEntry;
 const http = (raw: Record<string, unknown>) => parseServerEntry('remote', raw) as HttpServerEntry;
-
-function failure(run: () => unknown): McpConfigError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof McpConfigError) return error;
-    throw error;
-  }
-  throw new Error('expected an McpConfigError');
-}
 
 describe('resolveSecrets: stdio entries', () => {
   const entry = stdio({
@@ -58,7 +48,7 @@ describe('resolveSecrets: stdio entries', () => {
   });
 
   it('names the server, the field and the variable of every unset or empty variable', () => {
-    const error = failure(() => resolveSecrets(entry, { HOME_DIR: '' }, 'local'));
+    const error = configErrorOf(() => resolveSecrets(entry, { HOME_DIR: '' }, 'local'));
     expect(error.issues).toEqual([
       {
         path: 'mcpServers.local.args[1]',
@@ -96,14 +86,14 @@ describe('resolveSecrets: stdio entries', () => {
 
   it('reads only own properties of env', () => {
     const e = stdio({ command: 'x', env: { A: '${env:constructor}' } });
-    expect(failure(() => resolveSecrets(e, {})).issues[0]?.message).toBe(
+    expect(configErrorOf(() => resolveSecrets(e, {})).issues[0]?.message).toBe(
       'server "server": mcpServers.server.env.A refers to ${env:constructor} but constructor is not set in the environment',
     );
   });
 
   it('never puts the value of another variable in an error', () => {
     const e = stdio({ command: 'x', env: { A: '${env:SET}', B: '${env:UNSET}' } });
-    const error = failure(() => resolveSecrets(e, { SET: 'very-secret-value' }));
+    const error = configErrorOf(() => resolveSecrets(e, { SET: 'very-secret-value' }));
     expect(error.message).not.toContain('very-secret-value');
   });
 });
@@ -157,7 +147,7 @@ describe('resolveSecrets: HTTP entries', () => {
     ) as HttpServerEntry;
     expect(ok.url).toBe('https://x.example/mcp?a=1&b=2');
     expect(
-      failure(() => resolveSecrets(e, { MCP_URL: 'file:///etc/passwd' }, 'remote')).issues,
+      configErrorOf(() => resolveSecrets(e, { MCP_URL: 'file:///etc/passwd' }, 'remote')).issues,
     ).toEqual([
       {
         path: 'mcpServers.remote.url',
@@ -169,7 +159,9 @@ describe('resolveSecrets: HTTP entries', () => {
 
   it('reports an unset variable in the URL, not a bad URL', () => {
     const e = http({ url: 'https://${env:HOST}/mcp' });
-    expect(failure(() => resolveSecrets(e, {}, 'remote')).issues.map((i) => i.message)).toEqual([
+    expect(
+      configErrorOf(() => resolveSecrets(e, {}, 'remote')).issues.map((i) => i.message),
+    ).toEqual([
       'server "remote": mcpServers.remote.url refers to ${env:HOST} but HOST is not set in the environment',
     ]);
   });

@@ -17,6 +17,15 @@ useImportEnv();
 const stdioGamma = () => trackedStdio(tsFixture('named-stdio.ts', ['gamma', 'echo', 'add']));
 const alphaTarget = () => memoryTarget(namedServer('alpha', ['echo', 'add']), 'alpha').target;
 
+/** A provider with `alpha` (in memory) and `gamma` (a stdio child) connected. */
+async function alphaAndGamma() {
+  const { registry, log, provider } = newProvider();
+  await provider.connect('alpha', alphaTarget());
+  const gamma = stdioGamma();
+  await provider.connect('gamma', gamma.target);
+  return { registry, log, provider, gamma };
+}
+
 /** No registered tool points at `server` any more. */
 function expectNoToolOf(registry: { list(): HostTool[] }, server: string): void {
   expect(registry.list().filter((tool) => tool.origin?.server === server)).toEqual([]);
@@ -44,10 +53,7 @@ describe('a server that goes away', () => {
   it('stdio child killed: its tools are unregistered and prefixed names become bare', {
     timeout: PROCESS_TIMEOUT,
   }, async () => {
-    const { registry, log, provider } = newProvider();
-    await provider.connect('alpha', alphaTarget());
-    const gamma = stdioGamma();
-    await provider.connect('gamma', gamma.target);
+    const { registry, log, provider, gamma } = await alphaAndGamma();
     expect(namesOf(registry)).toEqual([
       'alpha__add',
       'alpha__echo',
@@ -90,10 +96,7 @@ describe('a server that goes away', () => {
   it('stdio server exiting during a call: the call rejects, the server is detached', {
     timeout: PROCESS_TIMEOUT,
   }, async () => {
-    const { registry, log, provider } = newProvider();
-    await provider.connect('alpha', alphaTarget());
-    const gamma = stdioGamma();
-    await provider.connect('gamma', gamma.target);
+    const { registry, log } = await alphaAndGamma();
     const mark = log.mark();
 
     const quit = await rejection(registry.get('quit'), {});

@@ -3,19 +3,28 @@
  * events and log lines and are closed after each test, and a check that every process a
  * manager started is gone afterwards.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, expect } from 'vitest';
+import {
+  childProcesses,
+  signalable,
+  until as waitUntil,
+} from '../../../../config/test-support/processes.ts';
+import {
+  referenceEverythingLaunch,
+  twofoldEverythingLaunch,
+} from '../../../../config/test-support/servers.ts';
 import { ServerManager } from '../../src/manager/manager';
 import type { ManagerEvent, ServerManagerOptions } from '../../src/manager/types';
 
+/** Whether a process still exists. */
+export { signalable as alive } from '../../../../config/test-support/processes.ts';
+
 const FIXTURE = fileURLToPath(new URL('./fixtures/managed-server.mjs', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
-const require = createRequire(import.meta.url);
 
 /** An mcp.json entry for the fixture server with these flags. */
 export function fixtureEntry(...flags: string[]): Record<string, unknown> {
@@ -51,21 +60,10 @@ export function useManagers(): void {
     for (const { manager } of closing) await manager.close();
     for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
     const pids = closing.flatMap(({ pids }) => [...pids]);
-    expect(pids.filter(alive), 'server processes left alive').toEqual([]);
+    expect(pids.filter(signalable), 'server processes left alive').toEqual([]);
     // Also the ones no test looked at (a server that hung while starting, say).
-    expect(childServers(), 'fixture processes of this worker').toEqual([]);
+    expect(childProcesses(FIXTURE), 'fixture processes of this worker').toEqual([]);
   });
-}
-
-/** This process's children running the fixture server (POSIX `ps`). */
-export function childServers(): string[] {
-  if (process.platform === 'win32') return [];
-  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
-  return table
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(FIXTURE))
-    .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
 }
 
 /** Writes `config` to a fresh mcp.json and opens a manager on it (not started). */
@@ -113,16 +111,8 @@ export function pidOf(managed: Managed, server: string): number {
 }
 
 /** Polls `condition` every 20 ms until it holds, failing after `timeoutMs`. */
-export async function until(
-  condition: () => boolean,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+export function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  return waitUntil(condition, what, timeoutMs);
 }
 
 /** Events of one type, narrowed. */
@@ -131,16 +121,6 @@ export function eventsOf<T extends ManagerEvent['type']>(
   type: T,
 ): Extract<ManagerEvent, { type: T }>[] {
   return managed.events.filter((e): e is Extract<ManagerEvent, { type: T }> => e.type === type);
-}
-
-/** Whether a process still exists. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /** The text of a tool result's first content block. */
@@ -156,17 +136,10 @@ export function envRef(name: string): string {
 
 /** `@modelcontextprotocol/server-everything` (a legacy server) on stdio, without npx. */
 export function referenceEverything(): Record<string, unknown> {
-  const manifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
-  const { bin } = require(manifest) as { bin: Record<string, string> };
-  const entry = join(dirname(manifest), bin['mcp-server-everything'] as string);
-  return { command: process.execPath, args: [entry, 'stdio'] };
+  return { ...referenceEverythingLaunch(import.meta.url) };
 }
 
 /** twofold's everything server (apps/everything-server) on stdio, from source with tsx. */
 export function twofoldEverything(): Record<string, unknown> {
-  const main = fileURLToPath(
-    new URL('../../../../apps/everything-server/src/main.ts', import.meta.url),
-  );
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return { command: process.execPath, args: ['--import', tsx, main, '--stdio'] };
+  return { ...twofoldEverythingLaunch(import.meta.url) };
 }

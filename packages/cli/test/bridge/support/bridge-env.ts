@@ -3,13 +3,28 @@
  * bridges and clients closed after each test (newest first), and an after-each check that no
  * server process or process group is left alive.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { McpClient, type McpClientOptions, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer, type StdioServerOptions, stdioServer } from '@twofold/client/node';
 import type { StdioClientTransport } from '@twofold/transports/stdio';
-import { afterEach, expect } from 'vitest';
+import { afterEach } from 'vitest';
+import {
+  expectNoLeftovers,
+  leftovers,
+  pidsOf,
+  recordingTarget,
+  until,
+} from '../../../../../config/test-support/processes.ts';
+import {
+  referenceEverythingLaunch,
+  tsxLoader,
+  twofoldEverythingLaunch,
+} from '../../../../../config/test-support/servers.ts';
+import {
+  type HttpBridge,
+  type HttpBridgeOptions,
+  startHttpBridge,
+} from '../../../src/bridge/index';
 
 /** Per-test timeout: real processes and real sockets. */
 export const BRIDGE_TIMEOUT = 30_000;
@@ -17,9 +32,18 @@ export const BRIDGE_TIMEOUT = 30_000;
 /** The URI of the probe server's one resource. */
 export const NOTE_URI = 'probe://note';
 
+export type Era = 'modern' | 'legacy';
+
+/** Every pairing of a downstream client's era with the upstream server's. */
+export const COMBINATIONS: readonly { downstream: Era; upstream: Era }[] = [
+  { downstream: 'modern', upstream: 'legacy' },
+  { downstream: 'modern', upstream: 'modern' },
+  { downstream: 'legacy', upstream: 'legacy' },
+  { downstream: 'legacy', upstream: 'modern' },
+];
+
 const PACKAGE_DIR = fileURLToPath(new URL('../../..', import.meta.url));
-const require = createRequire(import.meta.url);
-const TSX = pathToFileURL(require.resolve('tsx')).href;
+const TSX = tsxLoader(import.meta.url);
 
 const closers: (() => Promise<unknown>)[] = [];
 const transports: StdioClientTransport[] = [];
@@ -28,12 +52,7 @@ const transports: StdioClientTransport[] = [];
 export function useBridgeEnv(): void {
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
-    const pids = transports.splice(0).flatMap((t) => (t.pid === undefined ? [] : [t.pid]));
-    expect(
-      pids.filter((pid) => signalable(pid)),
-      'upstream processes left alive',
-    ).toEqual([]);
-    expect(await groupsStillAlive(pids), 'upstream process groups left alive').toEqual([]);
+    expectNoLeftovers(await leftovers(pidsOf(transports.splice(0))), 'upstream');
   });
 }
 
@@ -46,36 +65,17 @@ export function closeAfterTest<T extends { close(): Promise<unknown> }>(thing: T
 /** A stdio upstream whose every process the after-each check looks for. */
 export function trackedUpstream(options: StdioServerOptions): ServerTarget {
   const base = stdioServer({ closeTimeouts: { stdinEndMs: 2000, sigtermMs: 2000 }, ...options });
-  if (base.kind !== 'stream') throw new Error('stdioServer() built a non-stream target');
-  return {
-    kind: 'stream',
-    key: base.key,
-    open: () => {
-      const transport = base.open() as StdioClientTransport;
-      transports.push(transport);
-      return transport;
-    },
-  };
+  return recordingTarget(base, transports);
 }
 
 /** `@modelcontextprotocol/server-everything` on stdio: a legacy server built by others. */
 export function referenceEverything(): ServerTarget {
-  const manifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
-  const { bin } = require(manifest) as { bin: Record<string, string> };
-  const entry = join(dirname(manifest), bin['mcp-server-everything'] as string);
-  return trackedUpstream({ command: process.execPath, args: [entry, 'stdio'], cwd: PACKAGE_DIR });
+  return trackedUpstream({ ...referenceEverythingLaunch(import.meta.url), cwd: PACKAGE_DIR });
 }
 
 /** twofold's everything server (apps/everything-server), dual-era, on stdio via tsx. */
 export function twofoldEverything(): ServerTarget {
-  const main = fileURLToPath(
-    new URL('../../../../../apps/everything-server/src/main.ts', import.meta.url),
-  );
-  return trackedUpstream({
-    command: process.execPath,
-    args: ['--import', TSX, main, '--stdio'],
-    cwd: PACKAGE_DIR,
-  });
+  return trackedUpstream({ ...twofoldEverythingLaunch(import.meta.url), cwd: PACKAGE_DIR });
 }
 
 /** The probe fixture (trace, wait/cancellations, log, touch, crash), dual-era, via tsx. */
@@ -86,6 +86,15 @@ export function probeServer(): ServerTarget {
     args: ['--import', TSX, main],
     cwd: PACKAGE_DIR,
   });
+}
+
+/** `startHttpBridge` on a free loopback port, closed after the test. */
+export async function loopbackBridge(
+  options: Omit<HttpBridgeOptions, 'listen'>,
+): Promise<HttpBridge> {
+  return closeAfterTest(
+    await startHttpBridge({ ...options, listen: { host: '127.0.0.1', port: 0 } }),
+  );
 }
 
 /** A twofold client of the bridge's HTTP endpoint, in `era`, closed after the test. */
@@ -109,32 +118,9 @@ export function textOf(result: { content?: unknown }): string {
 }
 
 /** Resolves when `predicate` holds, checking again after a short pause (bounded). */
-export async function eventually(
+export function eventually(
   predicate: () => boolean | Promise<boolean>,
   ms = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-function signalable(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
-
-/** The process groups of `pids` still alive after a bounded wait (POSIX only). */
-async function groupsStillAlive(pids: number[]): Promise<number[]> {
-  if (process.platform === 'win32') return [];
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if (!pids.some((pid) => signalable(-pid))) return [];
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return pids.filter((pid) => signalable(-pid));
+  return until(predicate, 'the condition', ms, 10);
 }

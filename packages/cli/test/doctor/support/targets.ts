@@ -3,15 +3,17 @@
  * HTTP, and stdio run from source with tsx), `@modelcontextprotocol/server-everything` on stdio,
  * and fixtures built with the official SDKs (2.4.0 dual-era, 1.32.2 legacy).
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServerHttpHandler } from '@twofold/server/experimental';
 import { serve } from '@twofold/transports/node';
 import { createEverythingServer } from '../../../../../apps/everything-server/src/server';
+import {
+  referenceEverythingLaunch,
+  twofoldEverythingLaunch,
+} from '../../../../../config/test-support/servers.ts';
 import type { DoctorTarget } from '../../../src/doctor/types';
 
-const require = createRequire(import.meta.url);
 const PACKAGE_DIR = fileURLToPath(new URL('../../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
@@ -29,24 +31,12 @@ export async function twofoldEverythingHttp(): Promise<Endpoint> {
 
 /** twofold's everything server on stdio, run from source with tsx. */
 export function twofoldEverythingStdio(): DoctorTarget {
-  const main = fileURLToPath(
-    new URL('../../../../../apps/everything-server/src/main.ts', import.meta.url),
-  );
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  return {
-    kind: 'stdio',
-    command: process.execPath,
-    args: ['--import', tsx, main, '--stdio'],
-    cwd: PACKAGE_DIR,
-  };
+  return { kind: 'stdio', ...twofoldEverythingLaunch(import.meta.url), cwd: PACKAGE_DIR };
 }
 
 /** The installed `@modelcontextprotocol/server-everything` on stdio (no npx). */
 export function referenceEverything(): DoctorTarget {
-  const manifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
-  const { bin } = require(manifest) as { bin: Record<string, string> };
-  const entry = join(dirname(manifest), bin['mcp-server-everything'] as string);
-  return { kind: 'stdio', command: process.execPath, args: [entry, 'stdio'], cwd: PACKAGE_DIR };
+  return { kind: 'stdio', ...referenceEverythingLaunch(import.meta.url), cwd: PACKAGE_DIR };
 }
 
 /** A fixture of this suite (`test/doctor/fixtures/*.mjs`) on stdio. */
