@@ -17,6 +17,10 @@ export function definePackageTest(options: PackageTestOptions = {}): ViteUserCon
     define: packageDefines(pkg),
     test: {
       include: ['test/**/*.test.ts'],
+      // Many tests start real processes and servers while every package's suite runs at once on
+      // a small CI machine: the timeout only bounds a hang (nothing here asserts a duration).
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
       passWithNoTests: options.passWithNoTests ?? false,
     },
   });
