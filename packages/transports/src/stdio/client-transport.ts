@@ -176,7 +176,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
       if (text !== '') this.options.stderr?.(text);
     };
     // A write to a server that has gone fails with EPIPE; the exit path reports that, and
-    // pending sends reject on their own (see writeLine).
+    // pending sends reject on their own (see LineWriter).
     const onStdinError = () => {};
     const onChildError = (error: Error) => this.report(error);
     const onExit = (code: number | null, signal: string | null) => {

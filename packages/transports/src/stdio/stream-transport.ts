@@ -14,7 +14,7 @@ import {
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 import { encodeNdjsonLine, NdjsonDecoder, type NdjsonFrame } from '../framing/index';
-import { connectionClosed, writeLine } from './write-line';
+import { connectionClosed, LineWriter } from './write-line';
 
 /**
  * Receives a line that was not a JSON-RPC message: its text (truncated) and the error that
@@ -51,6 +51,7 @@ export abstract class NdjsonStreamTransport implements Transport {
 
   private state: State = 'idle';
   private output: Writable | undefined;
+  private writer: LineWriter | undefined;
   private corked = false;
   private readonly decoder: NdjsonDecoder;
   private readonly onInvalidLine: InvalidLineHandler | undefined;
@@ -73,9 +74,11 @@ export abstract class NdjsonStreamTransport implements Transport {
     if (this.state === 'idle' || this.state === 'starting') {
       throw new LocalError(LocalErrorCode.NotConnected, 'The stdio transport is not started');
     }
-    if (this.state !== 'open' || this.output === undefined) throw connectionClosed();
+    if (this.state !== 'open' || this.output === undefined || this.writer === undefined) {
+      throw connectionClosed();
+    }
     this.coalesce(this.output);
-    await writeLine(this.output, encodeNdjsonLine(message), options?.signal);
+    await this.writer.write(encodeNdjsonLine(message), options?.signal);
   }
 
   /**
@@ -109,6 +112,7 @@ export abstract class NdjsonStreamTransport implements Transport {
    */
   protected open(input: Readable, output: Writable, onInputEnd: () => void): void {
     this.output = output;
+    this.writer = new LineWriter(output);
     const onData = (chunk: Uint8Array | string) => {
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
       for (const frame of this.decoder.push(bytes)) this.deliver(frame);

@@ -1,7 +1,7 @@
 /**
- * Writing one framed message to a Node stream with backpressure: the promise settles when the
- * stream has taken the bytes, waiting for `drain` when its buffer is full, and rejects when the
- * stream goes away first — a sender is never left waiting on a dead pipe.
+ * Writing framed messages to a Node stream with backpressure: a send settles when the stream
+ * has taken the bytes, waiting for `drain` when its buffer is full, and rejects when the stream
+ * goes away first — a sender is never left waiting on a dead pipe.
  */
 import type { Writable } from 'node:stream';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
@@ -19,39 +19,75 @@ function aborted(signal: AbortSignal): LocalError {
   });
 }
 
+/** A send waiting for the stream to drain. */
+interface Waiter {
+  resolve(): void;
+  reject(error: LocalError): void;
+  detach(): void;
+}
+
 /**
- * Writes `text` to `stream`. Resolves at once when the stream accepts it without exceeding its
- * buffer, else on `drain`. Rejects with `CONNECTION_CLOSED` when the stream closes or fails
- * before that, and with `REQUEST_ABORTED` when `signal` fires while waiting (the bytes are then
- * already queued and may still go out: a stream cannot take a write back).
+ * Writes framed messages to one stream with backpressure. A write settles when the stream has
+ * taken the bytes: at once when they fit its buffer, else on `drain`. It rejects with
+ * `CONNECTION_CLOSED` when the stream closes or fails first, and with `REQUEST_ABORTED` when its
+ * signal fires while waiting (the bytes are then already queued and may still go out: a stream
+ * cannot take a write back). Every waiting write shares one `drain`/`close`/`error` listener, so
+ * a burst of sends against a full pipe adds three listeners, not three per send.
  */
-export function writeLine(stream: Writable, text: string, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(aborted(signal));
-  if (stream.destroyed || stream.writableEnded) return Promise.reject(connectionClosed());
-  return new Promise<void>((resolve, reject) => {
-    let failed: unknown;
+export class LineWriter {
+  readonly #waiters = new Set<Waiter>();
+  #failed: unknown;
+  #listening = false;
+
+  constructor(private readonly stream: Writable) {}
+
+  write(text: string, signal?: AbortSignal): Promise<void> {
+    const { stream } = this;
+    if (signal?.aborted) return Promise.reject(aborted(signal));
+    if (stream.destroyed || stream.writableEnded) return Promise.reject(connectionClosed());
     const accepted = stream.write(text, 'utf8', (error) => {
-      if (error) failed = error;
+      if (error) this.#failed = error;
     });
-    if (accepted) {
-      resolve();
-      return;
+    if (accepted) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        this.#waiters.delete(waiter);
+        reject(aborted(signal as AbortSignal));
+      };
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener('abort', onAbort),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiters.add(waiter);
+      this.#listen();
+    });
+  }
+
+  #listen(): void {
+    if (this.#listening) return;
+    this.#listening = true;
+    this.stream.on('drain', this.#onDrain);
+    this.stream.on('close', this.#onClose);
+    this.stream.on('error', this.#onError);
+  }
+
+  #settle(error?: LocalError): void {
+    this.#listening = false;
+    this.stream.off('drain', this.#onDrain);
+    this.stream.off('close', this.#onClose);
+    this.stream.off('error', this.#onError);
+    const waiters = [...this.#waiters];
+    this.#waiters.clear();
+    for (const waiter of waiters) {
+      waiter.detach();
+      if (error) waiter.reject(error);
+      else waiter.resolve();
     }
-    const settle = (error?: LocalError) => {
-      stream.off('drain', onDrain);
-      stream.off('close', onClose);
-      stream.off('error', onError);
-      signal?.removeEventListener('abort', onAbort);
-      if (error) reject(error);
-      else resolve();
-    };
-    const onDrain = () => settle();
-    const onClose = () => settle(connectionClosed(failed));
-    const onError = (error: Error) => settle(connectionClosed(error));
-    const onAbort = () => settle(aborted(signal as AbortSignal));
-    stream.on('drain', onDrain);
-    stream.on('close', onClose);
-    stream.on('error', onError);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  }
+
+  readonly #onDrain = () => this.#settle();
+  readonly #onClose = () => this.#settle(connectionClosed(this.#failed));
+  readonly #onError = (error: Error) => this.#settle(connectionClosed(error));
 }
