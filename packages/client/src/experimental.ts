@@ -9,4 +9,5 @@
 export { InMemoryCacheStore, type InMemoryCacheStoreOptions } from './cache/memory-store';
 export type { CacheEntry, CacheStore } from './cache/store';
 export { McpClient } from './client';
+export { restoreVerdict, type StoredEraVerdict, storeVerdict } from './era/stored-verdict';
 export type * from './types';

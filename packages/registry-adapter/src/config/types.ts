@@ -2,7 +2,7 @@
  * The shape of an `mcp.json` once parsed: the common `mcpServers` format plus twofold's fields.
  * `mcpConfigSchema` (zod) and `mcpConfigJsonSchema` validate it.
  */
-import type { EraVerdict } from '@twofold/client/experimental';
+import type { StoredEraVerdict } from '@twofold/client/experimental';
 import type { ToolFilter } from '../import/types';
 
 /**
@@ -88,14 +88,11 @@ export type ServerEntry = StdioServerEntry | HttpServerEntry;
 
 /**
  * A persisted era verdict, kept beside the server entries under `verdicts` so reconnects skip
- * probing.
+ * probing (`expiresAt`: when the discover result inside goes stale).
  *
  * @experimental
  */
-export interface StoredVerdict {
-  verdict: EraVerdict;
-  /** ISO time after which the verdict is not used (from the discover result's `ttlMs`). */
-  expiresAt?: string;
+export interface StoredVerdict extends StoredEraVerdict {
   /** `JSON` of the entry fields the verdict was learned with; a changed entry drops it. */
   entryFingerprint: string;
 }

@@ -4,9 +4,9 @@
  *
  * Decision: the era verdict itself (era, version, transport) stays valid until the entry
  * changes or the server contradicts it (a failed connect with it); the `server/discover`
- * result inside it is kept only for its `ttlMs`, since that is what the server allowed.
+ * result inside it is kept only for its `ttlMs` (`storeVerdict` of @twofold/client).
  */
-import type { EraVerdict } from '@twofold/client/experimental';
+import { type EraVerdict, restoreVerdict, storeVerdict } from '@twofold/client/experimental';
 import type { ServerEntry, StoredVerdict } from '../config/types';
 
 /**
@@ -50,10 +50,7 @@ export function reusableVerdict(
     return { dropped: 'the entry changed since the verdict was stored' };
   }
   if (stored.verdict.serverKey !== key) return { dropped: 'it belongs to another server key' };
-  const expired = stored.expiresAt !== undefined && Date.parse(stored.expiresAt) <= now;
-  if (!expired) return { verdict: stored.verdict };
-  const { discover: _stale, ...verdict } = stored.verdict;
-  return { verdict };
+  return { verdict: restoreVerdict(stored, now) };
 }
 
 /**
@@ -67,14 +64,7 @@ export function storableVerdict(
   entry: ServerEntry,
   now: number,
 ): StoredVerdict {
-  const { discover, ...rest } = verdict;
-  const ttlMs = (discover as { ttlMs?: unknown } | undefined)?.ttlMs;
-  const stored: StoredVerdict = { verdict: rest, entryFingerprint: entryFingerprint(entry) };
-  if (discover !== undefined && typeof ttlMs === 'number' && ttlMs > 0) {
-    stored.verdict = { ...rest, discover };
-    stored.expiresAt = new Date(now + ttlMs).toISOString();
-  }
-  return stored;
+  return { ...storeVerdict(verdict, now), entryFingerprint: entryFingerprint(entry) };
 }
 
 /**
