@@ -3,12 +3,16 @@
  * probe), the result cache on disk, the wire trace, input handlers (terminal, `--answers`),
  * timeouts, and closing on Ctrl-C.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import {
   type EraVerdict,
   type InputHandlers,
   McpClient,
   type McpClientOptions,
+  restoreVerdict,
+  type StoredEraVerdict,
+  storeVerdict,
 } from '@twofold/client/experimental';
 import type { CommandContext } from '../commands/context';
 import { stringOption } from '../commands/context';
@@ -55,21 +59,20 @@ export async function connectCommand(
   const remember = context.values['no-cache'] !== true;
   const dir = cacheDir(context.io);
   const verdicts = remember
-    ? await StateFile.open<StoredVerdict>(join(dir, 'verdicts.json'), () => true)
+    ? await StateFile.open<StoredEraVerdict>(join(dir, 'verdicts.json'), () => true)
     : undefined;
   const cache = remember ? await DiskCacheStore.open(join(dir, 'results.json')) : undefined;
-  const verdictKey = JSON.stringify([
-    resolved.target.key,
-    resolved.era,
-    resolved.protocolVersion ?? null,
-  ]);
+  // The key goes into stored verdicts and cache keys: a digest, so no argument or credential of
+  // the command line is written there.
+  const keyed = { ...resolved.target, key: `cli:${digest(resolved.target.key)}` };
+  const verdictKey = JSON.stringify([keyed.key, resolved.era, resolved.protocolVersion ?? null]);
   const progress = new ProgressBar(context.io.stderr);
   const input = await inputHandlers(context, () => progress.clear());
   const target = context.verbose
-    ? (await import('./trace')).tracedTarget(resolved.target, (line) =>
+    ? (await import('./trace')).tracedTarget(keyed, (line) =>
         context.note(context.paintErr.dim(line)),
       )
-    : resolved.target;
+    : keyed;
   const options = (verdict: EraVerdict | undefined): McpClientOptions => ({
     clientInfo: { name: 'twofold-cli', version: __TWOFOLD_VERSION__ },
     era: resolved.era,
@@ -80,12 +83,13 @@ export async function connectCommand(
     connectTimeoutMs: timeoutMs,
     requestTimeoutMs: timeoutMs,
     cache: cache ?? false,
-    principal: JSON.stringify([resolved.era, resolved.principal]),
+    principal: digest(JSON.stringify([resolved.era, resolved.principal])),
     ...(input.handlers ? { handlers: input.handlers } : {}),
     onWarning: (warning) => context.note(context.paintErr.yellow(`warning: ${warning.message}`)),
     ...extra,
   });
-  const known = usable(verdicts?.get(verdictKey));
+  const stored = verdicts?.get(verdictKey);
+  const known = stored === undefined ? undefined : restoreVerdict(stored, Date.now());
   let client: McpClient;
   try {
     client = await McpClient.connect(target, options(known));
@@ -95,7 +99,7 @@ export async function connectCommand(
     verdicts?.delete(verdictKey);
     client = await McpClient.connect(target, options(undefined));
   }
-  verdicts?.set(verdictKey, storable(client.verdict));
+  verdicts?.set(verdictKey, storeVerdict(client.verdict, Date.now()));
   const onInterrupt = () => void client.close();
   context.io.interrupt.addEventListener('abort', onInterrupt, { once: true });
   return {
@@ -115,26 +119,12 @@ export async function connectCommand(
   };
 }
 
-/** An era verdict as remembered: its discover result only for the `ttlMs` the server allowed. */
-interface StoredVerdict {
-  verdict: EraVerdict;
-  /** When the discover result inside goes stale (epoch ms). */
-  discoverExpiresAt?: number;
-}
-
-function storable(verdict: EraVerdict): StoredVerdict {
-  const { discover, ...era } = verdict;
-  const ttlMs = (discover as { ttlMs?: unknown } | undefined)?.ttlMs;
-  if (discover === undefined || typeof ttlMs !== 'number' || ttlMs <= 0) return { verdict: era };
-  return { verdict, discoverExpiresAt: Date.now() + ttlMs };
-}
-
-function usable(stored: StoredVerdict | undefined): EraVerdict | undefined {
-  if (stored?.verdict === undefined) return undefined;
-  if (stored.discoverExpiresAt === undefined || stored.discoverExpiresAt > Date.now())
-    return stored.verdict;
-  const { discover: _stale, ...era } = stored.verdict;
-  return era;
+/**
+ * A digest standing for a value that is written to disk (a server key with its command line, a
+ * principal made of credentials): the cache files partition by it but never hold the value.
+ */
+function digest(value: string): string {
+  return createHash('sha256').update(value).digest('base64url');
 }
 
 /** `--answers` when given, else the terminal when there is one, else none. */

@@ -99,6 +99,25 @@ describe('what later runs remember', { timeout: 30_000 }, () => {
     expect(sent(bypass.stderr)).toEqual(['server/discover', 'tools/list']);
   });
 
+  it('what is remembered holds no argument or credential of the command line', async () => {
+    const dir = freshCache();
+    const run = await twofold(
+      ['tools', 'list', '--env', 'API_TOKEN=s3cret-env', '--', ...DEMO, '--token=s3cret-arg'],
+      {
+        env: { TWOFOLD_CACHE_DIR: dir },
+      },
+    );
+    expect(run.code).toBe(0);
+    const files = await Promise.all(
+      ['verdicts.json', 'results.json'].map((f) => readFile(join(dir, f), 'utf8')),
+    );
+    expect(files[1]).toContain('"tools"');
+    for (const text of files) {
+      expect(text).not.toContain('s3cret');
+      expect(text).not.toContain('demo-server');
+    }
+  });
+
   it('--verbose masks secret-named values in the trace', async () => {
     const run = await twofold([
       'tools',
