@@ -4,6 +4,7 @@
 // the first message is already the request, carrying the modern `_meta`.
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { onLines } from '../servers/common.mjs';
 import { runDriver } from './driver.mjs';
 
 const CLIENT_INFO = { name: 'bench-client', version: '1.0.0' };
@@ -20,23 +21,10 @@ function stdioLink(target, onExit) {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting = new Map();
-  let pending = [];
-  child.stdout.on('data', (chunk) => {
-    let start = 0;
-    for (;;) {
-      const end = chunk.indexOf(10, start);
-      if (end === -1) {
-        if (start < chunk.length) pending.push(chunk.subarray(start));
-        return;
-      }
-      pending.push(chunk.subarray(start, end));
-      const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
-      pending = [];
-      start = end + 1;
-      const message = JSON.parse(line.toString('utf8'));
-      waiting.get(message.id)?.(message);
-      waiting.delete(message.id);
-    }
+  onLines(child.stdout, (line) => {
+    const message = JSON.parse(line.toString('utf8'));
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   exited.then(() => {

@@ -56,3 +56,26 @@ export function answer(name, args) {
   if (name === STATS) return JSON.stringify(stats(args.gc === true));
   return fillerAnswer(name, args);
 }
+
+/**
+ * Calls `onLine` with each newline-terminated line of `stream` (a Buffer, without the newline),
+ * framing in linear time: the floor's client and server both read this way.
+ */
+export function onLines(stream, onLine) {
+  let pending = [];
+  stream.on('data', (chunk) => {
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(10, start);
+      if (end === -1) {
+        if (start < chunk.length) pending.push(chunk.subarray(start));
+        return;
+      }
+      pending.push(chunk.subarray(start, end));
+      const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
+      pending = [];
+      start = end + 1;
+      onLine(line);
+    }
+  });
+}

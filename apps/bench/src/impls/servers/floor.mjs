@@ -2,7 +2,7 @@
 // frames stdin in linear time, answers `initialize`, `tools/list` and `tools/call` (any tool:
 // `echo` answers its text back) and ignores notifications. Over HTTP it does the same per POST.
 // What is left of its cost is the physical limit: process, pipe or socket, JSON.
-import { answer, option, toolCount, toolHeads } from './common.mjs';
+import { answer, onLines, option, toolCount, toolHeads } from './common.mjs';
 
 const count = toolCount();
 const schemaOf = (name) =>
@@ -33,23 +33,10 @@ function respond(message) {
 }
 
 function serveStdio() {
-  let pending = [];
-  process.stdin.on('data', (chunk) => {
-    let start = 0;
-    for (;;) {
-      const end = chunk.indexOf(10, start);
-      if (end === -1) {
-        if (start < chunk.length) pending.push(chunk.subarray(start));
-        return;
-      }
-      pending.push(chunk.subarray(start, end));
-      const line = pending.length === 1 ? pending[0] : Buffer.concat(pending);
-      pending = [];
-      start = end + 1;
-      if (line.length === 0) continue;
-      const out = respond(JSON.parse(line.toString('utf8')));
-      if (out !== undefined) process.stdout.write(out);
-    }
+  onLines(process.stdin, (line) => {
+    if (line.length === 0) return;
+    const out = respond(JSON.parse(line.toString('utf8')));
+    if (out !== undefined) process.stdout.write(out);
   });
   process.stdin.on('end', () => process.exit(0));
   process.stdout.on('error', () => process.exit(0));

@@ -1,7 +1,6 @@
 // The official SDK 1.32.2's benchmark server (legacy era only), wired as its documentation
 // shows: `StdioServerTransport`, or on HTTP one server and `StreamableHTTPServerTransport` per
 // `Mcp-Session-Id`.
-import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { option, toolCount } from './common.mjs';
 import { toolSpecs } from './zod-tools.mjs';
@@ -26,29 +25,12 @@ async function serveHttp() {
     '@modelcontextprotocol/sdk/server/streamableHttp.js'
   );
   const { isInitializeRequest } = await import('@modelcontextprotocol/sdk/types.js');
-  const { announce, listen, readBody } = await import('./http-host.mjs');
-  const sessions = new Map();
-  const listener = async (req, res) => {
-    const raw = req.method === 'POST' ? await readBody(req) : undefined;
-    const body = raw && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-    if (!transport && isInitializeRequest(body)) {
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => sessions.set(sid, created),
-      });
-      created.onclose = () => sessions.delete(created.sessionId);
-      await createServer().connect(created);
-      transport = created;
-    }
-    if (!transport) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No session"}}');
-      return;
-    }
-    await transport.handleRequest(req, res, body);
-  };
+  const { announce, listen, sessionfulListener } = await import('./http-host.mjs');
+  const listener = sessionfulListener({
+    createTransport: (options) => new StreamableHTTPServerTransport(options),
+    createServer,
+    isInitializeRequest,
+  });
   announce(await listen(http.createServer(listener)));
 }
 

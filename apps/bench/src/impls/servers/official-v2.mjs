@@ -3,7 +3,6 @@
 // 'reject' })` mounted with `toNodeHandler` from `@modelcontextprotocol/node` (a fresh server
 // per request, by design of that entry). HTTP, `--era legacy`: the sessionful wiring, one
 // server and `NodeStreamableHTTPServerTransport` per `Mcp-Session-Id`.
-import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import { option, toolCount } from './common.mjs';
 import { toolSpecs } from './zod-tools.mjs';
@@ -25,36 +24,16 @@ function createServer() {
 async function serveHttp(era) {
   const http = await import('node:http');
   const node = await import('@modelcontextprotocol/node');
-  const { announce, listen, readBody } = await import('./http-host.mjs');
-  let listener;
-  if (era === 'modern') {
-    const { createMcpHandler } = await import('@modelcontextprotocol/server');
-    listener = node.toNodeHandler(createMcpHandler(createServer, { legacy: 'reject' }));
-  } else {
-    const { isInitializeRequest } = await import('@modelcontextprotocol/server');
-    const sessions = new Map();
-    listener = async (req, res) => {
-      const raw = req.method === 'POST' ? await readBody(req) : undefined;
-      const body = raw && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (!transport && isInitializeRequest(body)) {
-        const created = new node.NodeStreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sid) => sessions.set(sid, created),
+  const { createMcpHandler, isInitializeRequest } = await import('@modelcontextprotocol/server');
+  const { announce, listen, sessionfulListener } = await import('./http-host.mjs');
+  const listener =
+    era === 'modern'
+      ? node.toNodeHandler(createMcpHandler(createServer, { legacy: 'reject' }))
+      : sessionfulListener({
+          createTransport: (options) => new node.NodeStreamableHTTPServerTransport(options),
+          createServer,
+          isInitializeRequest,
         });
-        created.onclose = () => sessions.delete(created.sessionId);
-        await createServer().connect(created);
-        transport = created;
-      }
-      if (!transport) {
-        res.writeHead(400, { 'content-type': 'application/json' });
-        res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"No session"}}');
-        return;
-      }
-      await transport.handleRequest(req, res, body);
-    };
-  }
   announce(await listen(http.createServer(listener)));
 }
 
