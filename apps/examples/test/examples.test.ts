@@ -10,7 +10,7 @@ const tsx = join(root, 'node_modules', '.bin', 'tsx');
 const run = (file: string) =>
   execFileSync(tsx, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
 
-describe('the wire tour (the main job until the CLI exists)', () => {
+describe('the wire tour (one modern request checked by the server, step by step)', () => {
   it('runs every step and says so', () => {
     const out = run('src/wire-tour.ts');
     expect(out).toContain('"version":"2026-07-28"');

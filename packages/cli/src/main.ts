@@ -40,15 +40,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 
 /** One line (with --verbose, the cause chain and stack too). */
 function describe(error: unknown, code: ExitCode, verbose: boolean): string {
-  const style = paint(false);
   if (code === EXIT.interrupted) return 'twofold: interrupted';
   const message = error instanceof Error ? error.message : String(error);
   const line = `twofold: ${message.split('\n').join('\n  ')}`;
   if (!verbose || !(error instanceof Error)) return line;
   const causes: string[] = [];
   for (let cause = error.cause, depth = 0; cause instanceof Error && depth < 5; depth++) {
-    causes.push(style.dim(`  caused by: ${cause.message}`));
+    causes.push(`  caused by: ${cause.message}`);
     cause = cause.cause;
   }
-  return [line, ...causes, style.dim(error.stack ?? '')].join('\n');
+  return [line, ...causes, error.stack ?? ''].join('\n');
 }

@@ -40,6 +40,7 @@ export function commandContext(
   rest: string[],
   values: OptionValues,
 ): CommandContext {
+  const color = colorFor(io.stdout, io.env);
   return {
     io,
     command,
@@ -48,8 +49,8 @@ export function commandContext(
     values,
     json: values.json === true,
     verbose: values.verbose === true,
-    color: colorFor(io.stdout, io.env),
-    paint: paint(colorFor(io.stdout, io.env)),
+    color,
+    paint: paint(color),
     paintErr: paint(colorFor(io.stderr, io.env)),
     print: (text) => io.stdout.write(text),
     note: (text) => io.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
