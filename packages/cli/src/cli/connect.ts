@@ -18,7 +18,7 @@ import type { CommandContext } from '../commands/context';
 import { stringOption } from '../commands/context';
 import { answersFromFile } from './answers';
 import { DiskCacheStore } from './disk-cache';
-import { usageError } from './exit-codes';
+import { EXIT, exitCodeFor, usageError } from './exit-codes';
 import { interactiveHandlers } from './interactive';
 import { cacheDir } from './paths';
 import { ProgressBar } from './progress';
@@ -94,8 +94,10 @@ export async function connectCommand(
   try {
     client = await McpClient.connect(target, options(known));
   } catch (error) {
-    // A remembered verdict the server now contradicts: forget it and detect again.
-    if (known === undefined) throw error;
+    // A remembered verdict the server now contradicts: forget it and detect again (not after a
+    // timeout or an authorization failure, which detecting again would only repeat).
+    const code = exitCodeFor(error);
+    if (known === undefined || code === EXIT.timeout || code === EXIT.unauthorized) throw error;
     verdicts?.delete(verdictKey);
     client = await McpClient.connect(target, options(undefined));
   }
