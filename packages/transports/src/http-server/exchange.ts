@@ -20,6 +20,8 @@ import type { HttpExchange } from './types';
 export interface PostExchangeOptions {
   request: Request;
   sessionId?: string | undefined;
+  /** What the access control granted the request (`HttpGrant.auth`). */
+  auth?: unknown;
   keepAliveIntervalMs: number;
   /**
    * Whether a JSON error answer takes the status of its error code (modern). Legacy clients
@@ -50,6 +52,7 @@ const CLIENT_CLOSED_STATUS = 499;
 export class PostExchange implements HttpExchange {
   readonly headers: Headers;
   readonly sessionId: string | undefined;
+  readonly auth: unknown;
   /** Resolves with the HTTP answer as soon as its shape (JSON or SSE) is known. */
   readonly response: Promise<Response>;
   private readonly controller = new AbortController();
@@ -63,6 +66,7 @@ export class PostExchange implements HttpExchange {
   constructor(private readonly options: PostExchangeOptions) {
     this.headers = options.request.headers;
     this.sessionId = options.sessionId;
+    this.auth = options.auth;
     this.response = new Promise((resolve) => {
       this.resolveResponse = resolve;
     });

@@ -2,9 +2,10 @@
  * The Streamable HTTP server core: a web-standard `(Request) => Promise<Response>` that owns the
  * HTTP duties of an MCP endpoint for both eras, so the server package only implements MCP.
  *
- * POST checks, in order: Host (403) → Origin (403) → Content-Type (415) → Accept (406) → body
- * size (413) → UTF-8 (400, -32700) → JSON (400, -32700) → one message, not a batch (400,
- * -32600) → era routing → modern header validation (400, -32020) → the handler.
+ * POST checks, in order: Host (403) → Origin (403) → access control's authenticate (401) →
+ * Content-Type (415) → Accept (406) → body size (413) → UTF-8 (400, -32700) → JSON (400,
+ * -32700) → one message, not a batch (400, -32600) → era routing → modern header validation
+ * (400, -32020) → access control's authorize (403) → the handler.
  */
 import {
   type DecodedMessage,
@@ -16,12 +17,13 @@ import {
   routeHttpPost,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
+import { authenticate, authorize } from './access';
 import { readBodyText } from './body';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards';
 import { LegacyEndpoint } from './legacy/endpoint';
 import { type CoreSettings, handleModernPost } from './modern';
 import { errorResponse, methodNotAllowed } from './responses';
-import type { HttpHandler, HttpServerCoreOptions } from './types';
+import type { HttpGrant, HttpHandler, HttpServerCoreOptions } from './types';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
@@ -78,16 +80,23 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
     const refusal =
       checkHost(request, options.allowedHosts) ?? checkOrigin(request, options.allowedOrigins);
     if (refusal !== undefined) return refusal;
-    switch (request.method) {
-      case 'POST':
-        return handlePost(request, settings, legacy);
-      case 'GET':
-        return legacy?.hasSessions === true ? legacy.get(request) : methodNotAllowed(allow);
-      case 'DELETE':
-        return legacy?.hasSessions === true ? legacy.delete(request) : methodNotAllowed(allow);
-      default:
-        return methodNotAllowed(allow);
+    const sessions = legacy?.hasSessions === true ? legacy : undefined;
+    const served =
+      request.method === 'POST' ||
+      (sessions !== undefined && (request.method === 'GET' || request.method === 'DELETE'));
+    if (!served) return methodNotAllowed(allow);
+    const grant = await authenticate(request, settings);
+    if (grant instanceof Response) {
+      // Nothing of a refused request is read: let the adapter drop the rest of its upload.
+      request.body?.cancel().catch(() => undefined);
+      return grant;
     }
+    if (request.method === 'POST') return handlePost(request, settings, legacy, grant);
+    // Only a sessionful legacy endpoint gets here with GET or DELETE.
+    const endpoint = sessions as LegacyEndpoint;
+    return request.method === 'GET'
+      ? endpoint.get(request, grant)
+      : endpoint.delete(request, grant);
   };
   return Object.assign(handler, { close: async () => legacy?.close() });
 }
@@ -96,6 +105,7 @@ async function handlePost(
   request: Request,
   settings: CoreSettings,
   legacy: LegacyEndpoint | undefined,
+  grant: HttpGrant,
 ): Promise<Response> {
   const refusal =
     checkContentType(request) ?? checkAccept(request, ['application/json', 'text/event-stream']);
@@ -112,15 +122,20 @@ async function handlePost(
   const id = decoded.kind === 'request' ? decoded.message.id : undefined;
   switch (route.route) {
     case 'modern':
-      return handleModernPost(request, decoded, settings);
+      return handleModernPost(request, decoded, settings, grant);
     case 'reject':
       return errorResponse(route.status, route.error, { id });
     case 'initialize':
-      if (legacy !== undefined) return legacy.initialize(request, decoded);
-      return modernOnly(route.requestedVersion ?? '', id);
+      if (legacy === undefined) return modernOnly(route.requestedVersion ?? '', id);
+      return (
+        (await authorize(decoded, grant, settings)) ?? legacy.initialize(request, decoded, grant)
+      );
     case 'legacy-session':
-      if (legacy !== undefined) return legacy.post(request, decoded, route.sessionId);
-      return modernOnly(protocolVersionHeader ?? '', id);
+      if (legacy === undefined) return modernOnly(protocolVersionHeader ?? '', id);
+      return (
+        (await authorize(decoded, grant, settings)) ??
+        legacy.post(request, decoded, route.sessionId, grant)
+      );
   }
 }
 

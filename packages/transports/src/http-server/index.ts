@@ -7,8 +7,11 @@ export { createHttpHandler, type HttpServerHandler } from './handler';
 export { HttpServerTransport, type HttpServerTransportOptions } from './transport';
 export type {
   EventStore,
+  HttpAccessControl,
   HttpExchange,
+  HttpGrant,
   HttpHandler,
+  HttpMessageContext,
   HttpServerCoreOptions,
   LegacyHooks,
   LegacySession,

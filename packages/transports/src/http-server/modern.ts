@@ -12,10 +12,11 @@ import {
   protocolVersionOf,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
+import { authorize } from './access';
 import { PostExchange } from './exchange';
 import { asError, invokeSafely } from './failures';
 import { acceptedResponse, errorResponse } from './responses';
-import type { HttpServerCoreOptions } from './types';
+import type { HttpGrant, HttpServerCoreOptions } from './types';
 
 /** The resolved options the POST paths share. */
 export interface CoreSettings extends HttpServerCoreOptions {
@@ -28,6 +29,7 @@ export async function handleModernPost(
   request: Request,
   decoded: DecodedMessage,
   settings: CoreSettings,
+  grant: HttpGrant,
 ): Promise<Response> {
   if (decoded.kind !== 'request' && decoded.kind !== 'notification') {
     // Only legacy clients answer server requests; a modern endpoint never sends any.
@@ -65,7 +67,13 @@ export async function handleModernPost(
     );
   }
 
-  const exchange = new PostExchange({ request, keepAliveIntervalMs: settings.keepAliveIntervalMs });
+  const refusal = await authorize(decoded, grant, settings);
+  if (refusal !== undefined) return refusal;
+  const exchange = new PostExchange({
+    request,
+    auth: grant.auth,
+    keepAliveIntervalMs: settings.keepAliveIntervalMs,
+  });
   if (id === undefined) {
     invokeSafely(
       () => handler(message, exchange),

@@ -9,6 +9,7 @@ import type {
   JsonRpcRequest,
   JsonRpcResponse,
   McpHeaderParam,
+  MessageContext,
   Transport,
 } from '@twofold/protocol/experimental';
 
@@ -26,6 +27,8 @@ export interface HttpExchange {
   readonly signal: AbortSignal;
   /** The legacy session, when the POST belongs to one. */
   readonly sessionId?: string | undefined;
+  /** What the endpoint's access control granted this request ({@link HttpGrant.auth}). */
+  readonly auth?: unknown;
   /** Sends a message about this request before its response (progress, log): switches to SSE. */
   notify(message: JsonRpcNotification): Promise<void>;
   /**
@@ -113,6 +116,62 @@ export interface LegacyHooks {
 }
 
 /**
+ * The context the core attaches to each message it delivers to a legacy session: the
+ * `MessageContext` of the POST that carried it, plus that request's grant. Credentials are per
+ * POST, not per session, since a client may refresh its token mid-session.
+ *
+ * @experimental
+ */
+export interface HttpMessageContext extends MessageContext {
+  /** What the access control granted the POST that carried the message ({@link HttpGrant.auth}). */
+  readonly auth?: unknown;
+}
+
+/**
+ * What the access control lets a request do.
+ *
+ * @experimental
+ */
+export interface HttpGrant {
+  /**
+   * Handed on, unread by the core, with what the request carries: as `HttpExchange.auth`
+   * (modern) and `HttpMessageContext.auth` (legacy).
+   */
+  readonly auth?: unknown;
+  /**
+   * Who the request acts for (a user or client id), when known. A legacy session keeps the
+   * owner of its `initialize`; a later POST, GET or DELETE for that session from another owner
+   * (or none) is answered 404 as if the session did not exist, so a leaked session id is
+   * useless with someone else's token.
+   */
+  readonly owner?: string | undefined;
+}
+
+/**
+ * Access control of an endpoint that is an OAuth resource server (the server package's `auth`
+ * option builds one). The core only asks and obeys; verifying tokens and writing challenges is
+ * the implementation's business.
+ *
+ * @experimental
+ */
+export interface HttpAccessControl {
+  /**
+   * Runs on every POST, GET and DELETE after the Host and Origin checks, before the body is
+   * read: resolve to a `Response` to refuse the request as it stands (a 401 with its challenge),
+   * or to the grant. A rejection is answered 500 and reported to `onerror`.
+   */
+  authenticate(request: Request): Promise<Response | HttpGrant>;
+  /**
+   * Runs on each POSTed message once it is parsed and routed (modern: after header validation),
+   * before it is delivered: return a `Response` to refuse it (a 403 with its challenge).
+   */
+  authorize?(
+    message: JsonRpcMessage,
+    grant: HttpGrant,
+  ): Response | undefined | Promise<Response | undefined>;
+}
+
+/**
  * Options of the Streamable HTTP server core.
  *
  * @experimental
@@ -137,6 +196,8 @@ export interface HttpServerCoreOptions {
   keepAliveIntervalMs?: number;
   /** The `x-mcp-header` parameters of a tool, to check `Mcp-Param-*` on `tools/call`. */
   headerParams?: (toolName: string) => readonly McpHeaderParam[] | undefined;
+  /** Access control (OAuth resource server). Absent: every request is let through. */
+  access?: HttpAccessControl;
   /** Failures that no HTTP answer can carry (a notification handler that threw, …). */
   onerror?: (error: Error) => void;
 }

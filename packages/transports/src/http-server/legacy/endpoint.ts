@@ -14,7 +14,7 @@ import { asError } from '../failures';
 import { checkAccept } from '../guards';
 import { errorResponse } from '../responses';
 import { unrefTimer } from '../sse-stream';
-import type { LegacyHooks } from '../types';
+import type { HttpGrant, LegacyHooks } from '../types';
 import { HttpLegacySession } from './session';
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
@@ -28,6 +28,8 @@ export interface LegacyEndpointSettings {
 
 interface SessionEntry {
   readonly session: HttpLegacySession;
+  /** Who initialized the session (`HttpGrant.owner`); every later request must be theirs. */
+  readonly owner: string | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -51,10 +53,11 @@ export class LegacyEndpoint {
   }
 
   /** `initialize`: a new session (one-shot when stateless) receives it. */
-  async initialize(request: Request, decoded: DecodedMessage): Promise<Response> {
-    const session = await this.openSession(this.hasSessions ? crypto.randomUUID() : undefined);
+  async initialize(request: Request, decoded: DecodedMessage, grant: HttpGrant): Promise<Response> {
+    const sessionId = this.hasSessions ? crypto.randomUUID() : undefined;
+    const session = await this.openSession(sessionId, grant.owner);
     if (session instanceof Response) return session;
-    return session.handlePost(request, decoded, { closeOnError: true });
+    return session.handlePost(request, decoded, { closeOnError: true, auth: grant.auth });
   }
 
   /** Any other legacy POST: routed to its session (a one-shot one when stateless). */
@@ -62,6 +65,7 @@ export class LegacyEndpoint {
     request: Request,
     decoded: DecodedMessage,
     sessionId: string | undefined,
+    grant: HttpGrant,
   ): Promise<Response> {
     const id = decoded.kind === 'request' ? decoded.message.id : undefined;
     const version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER);
@@ -75,19 +79,20 @@ export class LegacyEndpoint {
         { id },
       );
     }
+    const options = { auth: grant.auth };
     if (!this.hasSessions) {
-      const session = await this.openSession(undefined);
-      return session instanceof Response ? session : session.handlePost(request, decoded);
+      const session = await this.openSession(undefined, undefined);
+      return session instanceof Response ? session : session.handlePost(request, decoded, options);
     }
-    const session = this.find(sessionId, id);
-    return session instanceof Response ? session : session.handlePost(request, decoded);
+    const session = this.find(sessionId, grant, id);
+    return session instanceof Response ? session : session.handlePost(request, decoded, options);
   }
 
   /** GET: the session's stream for unrelated messages, or a resumption with `Last-Event-ID`. */
-  get(request: Request): Response {
+  get(request: Request, grant: HttpGrant): Response {
     const refusal = checkAccept(request, ['text/event-stream']);
     if (refusal !== undefined) return refusal;
-    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined);
+    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined, grant);
     if (session instanceof Response) return session;
     const lastEventId = request.headers.get('last-event-id');
     const store = this.hooks.eventStore;
@@ -96,8 +101,8 @@ export class LegacyEndpoint {
   }
 
   /** DELETE: the client ends its session. */
-  async delete(request: Request): Promise<Response> {
-    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined);
+  async delete(request: Request, grant: HttpGrant): Promise<Response> {
+    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined, grant);
     if (session instanceof Response) return session;
     await session.close();
     return new Response(null, { status: 200 });
@@ -108,7 +113,10 @@ export class LegacyEndpoint {
     await Promise.all([...this.sessions.values()].map(({ session }) => session.close()));
   }
 
-  private async openSession(sessionId: string | undefined): Promise<HttpLegacySession | Response> {
+  private async openSession(
+    sessionId: string | undefined,
+    owner: string | undefined,
+  ): Promise<HttpLegacySession | Response> {
     const session = new HttpLegacySession({
       sessionId,
       store: this.hooks.eventStore,
@@ -117,7 +125,7 @@ export class LegacyEndpoint {
       onClosed: () => this.forget(sessionId),
     });
     if (sessionId !== undefined) {
-      this.sessions.set(sessionId, { session, timer: undefined });
+      this.sessions.set(sessionId, { session, owner, timer: undefined });
       this.touch(sessionId);
     }
     try {
@@ -133,8 +141,15 @@ export class LegacyEndpoint {
     return session;
   }
 
-  /** The session named by the request, or the refusal: 400 without an id, 404 when unknown. */
-  private find(sessionId: string | undefined, id?: RequestId): HttpLegacySession | Response {
+  /**
+   * The session named by the request, or the refusal: 400 without an id, 404 when unknown or
+   * owned by someone else (indistinguishable, so a session id reveals nothing).
+   */
+  private find(
+    sessionId: string | undefined,
+    grant: HttpGrant,
+    id?: RequestId,
+  ): HttpLegacySession | Response {
     if (sessionId === undefined) {
       return errorResponse(
         400,
@@ -146,7 +161,7 @@ export class LegacyEndpoint {
       );
     }
     const entry = this.sessions.get(sessionId);
-    if (entry === undefined) {
+    if (entry === undefined || entry.owner !== grant.owner) {
       return errorResponse(
         404,
         { code: ErrorCode.InvalidRequest, message: 'Session not found; initialize a new one' },

@@ -18,7 +18,7 @@ import {
 import { headerRecord, PostExchange } from '../exchange';
 import { acceptedResponse, errorResponse, SSE_HEADERS } from '../responses';
 import { SseStream } from '../sse-stream';
-import type { EventStore, LegacySession } from '../types';
+import type { EventStore, HttpMessageContext, LegacySession } from '../types';
 import { RequestStream } from './request-stream';
 import { StandaloneStream } from './standalone-stream';
 
@@ -120,18 +120,22 @@ export class HttpLegacySession implements LegacySession {
 
   /**
    * Answers a POST of this session: requests stay open until answered, the rest get 202.
-   * `closeOnError` marks the `initialize` request, whose error answer ends the session.
+   * `closeOnError` marks the `initialize` request, whose error answer ends the session; `auth`
+   * is the POST's grant, handed on with its message.
    */
   handlePost(
     request: Request,
     decoded: DecodedMessage,
-    options: { closeOnError?: boolean } = {},
+    options: { closeOnError?: boolean; auth?: unknown } = {},
   ): Promise<Response> {
     const id = decoded.kind === 'request' ? decoded.message.id : undefined;
     const refusal = this.refuse(id);
     if (refusal !== undefined) return Promise.resolve(refusal);
-    const context: MessageContext = { headers: headerRecord(request.headers) };
-    if (this.sessionId !== undefined) context.sessionId = this.sessionId;
+    const context: HttpMessageContext = {
+      headers: headerRecord(request.headers),
+      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
+    };
     if (decoded.kind !== 'request') {
       this.deliver(decoded.message, context);
       // A one-shot session has nothing more to carry once the message is handed over.
@@ -158,6 +162,7 @@ export class HttpLegacySession implements LegacySession {
     const exchange = new PostExchange({
       request,
       sessionId: this.sessionId,
+      auth: options.auth,
       keepAliveIntervalMs: this.options.keepAliveIntervalMs,
       errorStatuses: false,
       responseHeaders: this.responseHeaders,
@@ -245,7 +250,7 @@ export class HttpLegacySession implements LegacySession {
     );
   }
 
-  private deliver(message: JsonRpcMessage, context: MessageContext): void {
+  private deliver(message: JsonRpcMessage, context: HttpMessageContext): void {
     if (this.onmessage === undefined) {
       this.reportError(
         new LocalError(LocalErrorCode.NotConnected, 'The legacy session has no onmessage handler'),
