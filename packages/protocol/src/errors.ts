@@ -156,6 +156,8 @@ export const LocalErrorCode = {
   TooManyRounds: 'TOO_MANY_ROUNDS',
   LimitExceeded: 'LIMIT_EXCEEDED',
   InvalidResult: 'INVALID_RESULT',
+  /** An OAuth step failed: discovery, registration, the user's consent, a token request. */
+  AuthorizationFailed: 'AUTHORIZATION_FAILED',
 } as const;
 /**
  * The string code of a local error.
@@ -170,7 +172,7 @@ export type LocalErrorCode = (typeof LocalErrorCode)[keyof typeof LocalErrorCode
  * @experimental
  */
 export class LocalError extends Error {
-  override readonly name = 'LocalError';
+  override readonly name: string = 'LocalError';
   constructor(
     readonly code: LocalErrorCode,
     message: string,
