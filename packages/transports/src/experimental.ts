@@ -8,6 +8,12 @@
  * @packageDocumentation
  */
 export * from './framing/index';
+export {
+  type HttpAuthorizer,
+  type HttpAuthRequest,
+  type HttpAuthResponse,
+  MAX_AUTHORIZATION_RETRIES,
+} from './http-client/authorizer';
 export * from './http-server/index';
 export { createInMemoryPair } from './memory/in-memory-pair';
 export {

@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export type { HttpAuthorizer, HttpAuthRequest, HttpAuthResponse } from './http-client/authorizer';
 export type {
   HttpHeadersOption,
   ReconnectOptions,

@@ -5,6 +5,8 @@
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import type { Dispatcher, Response } from 'undici';
+import { type HttpAuthorizer, type HttpAuthRequest, MAX_AUTHORIZATION_RETRIES } from './authorizer';
+import { discardBody } from './http-response';
 import type { HttpHeadersOption } from './options';
 import type { RequestScope } from './request-scope';
 
@@ -33,17 +35,48 @@ export class HttpChannel {
   constructor(
     dispatcher: Dispatcher | undefined,
     private readonly extraHeaders: HttpHeadersOption | undefined,
+    private readonly auth?: { authorizer: HttpAuthorizer; endpoint: URL },
   ) {
     this.ownsDispatcher = dispatcher === undefined;
     this.dispatcher = dispatcher;
   }
 
-  /** Sends a request within `scope`; fetch failures surface through `scope.explain`. */
+  /**
+   * Sends a request within `scope`; fetch failures surface through `scope.explain`. With an
+   * authorizer, a 401/403 it answers is sent again with fresh headers; the idle timer does not
+   * run while it works (a login can take a person minutes; the authorizer bounds its own waits).
+   */
   async request(url: URL, request: ChannelRequest, scope: RequestScope): Promise<Response> {
+    const auth = this.auth;
+    if (auth === undefined) return this.send(url, request, scope, undefined);
+    const seen: HttpAuthRequest = { endpoint: auth.endpoint, url, method: request.method };
+    for (let retries = 0; ; retries++) {
+      const response = await this.send(url, request, scope, await auth.authorizer.headers(seen));
+      const challenged = response.status === 401 || response.status === 403;
+      if (!challenged) {
+        auth.authorizer.observe?.(seen, response);
+        return response;
+      }
+      if (retries === MAX_AUTHORIZATION_RETRIES) return response;
+      scope.pause();
+      const retry = await auth.authorizer.challenge(seen, response);
+      scope.touch();
+      if (!retry) return response;
+      await discardBody(response);
+    }
+  }
+
+  private async send(
+    url: URL,
+    request: ChannelRequest,
+    scope: RequestScope,
+    authHeaders: Readonly<Record<string, string>> | undefined,
+  ): Promise<Response> {
     const { Agent, fetch, Headers } = await loadUndici();
     this.dispatcher ??= new Agent();
     // Headers merge case-insensitively, so a caller's `mcp-method` cannot sneak in beside ours.
     const headers = new Headers(await this.callerHeaders(scope));
+    for (const [name, value] of Object.entries(authHeaders ?? {})) headers.set(name, value);
     for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
     return fetch(url, {
       method: request.method,

@@ -1,6 +1,7 @@
 /** Options of the HTTP client transports, with their documented defaults in one place. */
 import type { McpHeaderParam } from '@twofold/protocol/experimental';
 import type { Dispatcher } from 'undici';
+import type { HttpAuthorizer } from './authorizer';
 
 /**
  * Extra request headers (e.g. `Authorization`): fixed, or computed before every request so a
@@ -49,6 +50,8 @@ export interface StreamableHttpClientOptions {
   protocolVersion?: string;
   /** Extra headers for every request. */
   headers?: HttpHeadersOption;
+  /** Authorizes every request and answers 401/403 challenges (e.g. `OAuthProvider`). */
+  auth?: HttpAuthorizer;
   /**
    * How long a request may wait for its response to start, and then go silent on an SSE stream
    * (events and keep-alive comments both count as activity), in milliseconds. Expiry aborts the
@@ -77,6 +80,8 @@ export interface SseClientOptions {
   url: string | URL;
   /** Extra headers for every request. */
   headers?: HttpHeadersOption;
+  /** Authorizes every request and answers 401/403 challenges (e.g. `OAuthProvider`). */
+  auth?: HttpAuthorizer;
   /** How long `start()` waits for the `endpoint` event, in milliseconds. Default 30000. */
   endpointTimeoutMs?: number;
   /** How long one POST may take, in milliseconds. Default 60000. */

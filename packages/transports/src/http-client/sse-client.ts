@@ -49,7 +49,11 @@ export class SseClientTransport implements Transport {
   constructor(options: SseClientOptions) {
     this.options = options;
     this.url = new URL(options.url);
-    this.channel = new HttpChannel(options.dispatcher, options.headers);
+    this.channel = new HttpChannel(
+      options.dispatcher,
+      options.headers,
+      options.auth && { authorizer: options.auth, endpoint: this.url },
+    );
   }
 
   /** The URL messages are POSTed to, once the `endpoint` event named it. */

@@ -73,7 +73,11 @@ export class StreamableHttpClientTransport implements Transport {
     this.options = options;
     this.era = options.era;
     this.url = new URL(options.url);
-    this.channel = new HttpChannel(options.dispatcher, options.headers);
+    this.channel = new HttpChannel(
+      options.dispatcher,
+      options.headers,
+      options.auth && { authorizer: options.auth, endpoint: this.url },
+    );
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.version =
