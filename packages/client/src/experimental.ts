@@ -6,6 +6,10 @@
  * @experimental
  * @packageDocumentation
  */
+export { AuthorizationError, type AuthorizationStep } from './auth/errors';
+export { InMemoryTokenStore } from './auth/memory-store';
+export { OAuthProvider } from './auth/provider';
+export type * from './auth/types';
 export { InMemoryCacheStore, type InMemoryCacheStoreOptions } from './cache/memory-store';
 export type { CacheEntry, CacheStore } from './cache/store';
 export { McpClient } from './client';

@@ -1,5 +1,6 @@
 /** The HTTP target: Streamable HTTP in either era, and the 2024-11-05 HTTP+SSE fallback. */
 import {
+  type HttpAuthorizer,
   type HttpHeadersOption,
   type ReconnectOptions,
   SseClientTransport,
@@ -21,8 +22,13 @@ export interface HttpServerOptions {
    * `/sse` path). Default: `url`, as the spec's fallback prescribes.
    */
   sseUrl?: string | URL;
-  /** Extra headers (e.g. `Authorization`), fixed or computed before each request. */
+  /** Extra headers, fixed or computed before each request. */
   headers?: HttpHeadersOption;
+  /**
+   * Authorization of every request, answering 401/403 challenges: an `OAuthProvider` (from
+   * `@twofold/client/experimental`) runs MCP's OAuth flows.
+   */
+  auth?: HttpAuthorizer;
   /** Response start and stream inactivity limit, in milliseconds. Default 60000. */
   requestTimeoutMs?: number;
   /** Largest response body or SSE event, in bytes. Default 64 MiB. */
@@ -51,6 +57,7 @@ export function httpServer(options: HttpServerOptions): ServerTarget {
 function openTransport(options: HttpServerOptions, request: HttpTransportRequest) {
   const shared = {
     ...(options.headers === undefined ? {} : { headers: options.headers }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.requestTimeoutMs === undefined
       ? {}
       : { requestTimeoutMs: options.requestTimeoutMs }),

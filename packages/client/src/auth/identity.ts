@@ -1,0 +1,214 @@
+/**
+ * Who this client is at an authorization server, in the spec's order: pre-registered
+ * credentials, a Client ID Metadata Document URL where the server supports them, a registration
+ * kept from before, then Dynamic Client Registration (RFC 7591) as the fallback. Also how it
+ * authenticates at the token endpoint, chosen from what the server supports.
+ */
+import { type CryptoKey, importPKCS8 } from 'jose';
+import * as oauth from 'oauth4webapi';
+import { AuthorizationError } from './errors';
+import { isLoopback, type OAuthHttp, requestOptions, step } from './oauth-http';
+import type { OAuthProviderOptions, StoredClient } from './types';
+
+/** A client identity ready for oauth4webapi's calls. */
+export interface ClientIdentity {
+  client: oauth.Client;
+  auth: oauth.ClientAuth;
+  stored: StoredClient;
+}
+
+/** What choosing an identity needs. */
+export interface IdentityContext {
+  http: OAuthHttp;
+  options: OAuthProviderOptions;
+  as: oauth.AuthorizationServer;
+  /** The registration kept for this issuer, if any. */
+  kept: StoredClient | undefined;
+  /** The redirect URI of the code flow (absent for grants without one). */
+  redirectUri: string | undefined;
+}
+
+/** The client identity to use with `context.as`, registering one when needed. */
+export async function resolveIdentity(context: IdentityContext): Promise<ClientIdentity> {
+  const { options, as } = context;
+  const pre = options.client;
+  if (pre !== undefined) {
+    if (pre.issuer !== undefined && pre.issuer !== as.issuer) {
+      throw new AuthorizationError(
+        'client-registration',
+        `The pre-registered client is for ${pre.issuer}, but this server's authorization server is ${as.issuer}`,
+        { details: { issuer: as.issuer, clientIssuer: pre.issuer } },
+      );
+    }
+    const method =
+      pre.tokenEndpointAuthMethod ?? chooseAuthMethod(as, pre.clientSecret, pre.privateKey);
+    const stored: StoredClient = {
+      clientId: pre.clientId,
+      ...(pre.clientSecret === undefined ? {} : { clientSecret: pre.clientSecret }),
+      tokenEndpointAuthMethod: method,
+      source: 'pre-registered',
+    };
+    return identityOf(stored, as, pre.privateKey, pre.signingAlgorithm);
+  }
+  if (
+    options.clientMetadataUrl !== undefined &&
+    as.client_id_metadata_document_supported === true
+  ) {
+    const stored: StoredClient = {
+      clientId: options.clientMetadataUrl,
+      tokenEndpointAuthMethod: 'none',
+      source: 'metadata-document',
+    };
+    return identityOf(stored, as);
+  }
+  const { kept, redirectUri } = context;
+  if (
+    kept?.source === 'dynamic' &&
+    (redirectUri === undefined || kept.redirectUris?.includes(redirectUri))
+  ) {
+    return identityOf(kept, as);
+  }
+  return identityOf(await register(context), as);
+}
+
+/** RFC 7591 registration of a native (loopback) or web client. */
+async function register(context: IdentityContext): Promise<StoredClient> {
+  const { as, options, redirectUri, http } = context;
+  if (as.registration_endpoint === undefined) {
+    throw new AuthorizationError(
+      'client-registration',
+      `${as.issuer} supports neither dynamic registration nor client ID metadata documents: pass a pre-registered client id`,
+      { details: { issuer: as.issuer } },
+    );
+  }
+  const redirectUris = redirectUri === undefined ? [] : [redirectUri];
+  const { client_name, application_type, ...extra } = options.clientMetadata ?? {};
+  const metadata = {
+    client_name: client_name ?? 'twofold',
+    redirect_uris: redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: chooseAuthMethod(as, 'would-be-issued', undefined, true),
+    application_type:
+      application_type ??
+      (redirectUri === undefined || isLoopback(new URL(redirectUri)) ? 'native' : 'web'),
+    ...extra,
+  };
+  const registered = await step(
+    'client-registration',
+    `Registering with ${as.issuer}`,
+    async () =>
+      oauth.processDynamicClientRegistrationResponse(
+        await lenientExpiry(
+          await oauth.dynamicClientRegistrationRequest(
+            as,
+            metadata,
+            requestOptions(http, as.registration_endpoint),
+          ),
+        ),
+      ),
+    { issuer: as.issuer },
+  );
+  const secret =
+    typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
+  const method =
+    typeof registered.token_endpoint_auth_method === 'string'
+      ? registered.token_endpoint_auth_method
+      : chooseAuthMethod(as, secret, undefined);
+  return {
+    clientId: registered.client_id,
+    ...(secret === undefined ? {} : { clientSecret: secret }),
+    tokenEndpointAuthMethod: method,
+    redirectUris,
+    source: 'dynamic',
+  };
+}
+
+/**
+ * RFC 7591 requires `client_secret_expires_at` beside an issued secret, and oauth4webapi
+ * insists; servers that omit it mean a secret that does not expire (the field's `0`).
+ */
+async function lenientExpiry(response: Response): Promise<Response> {
+  if (!response.ok) return response;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => undefined);
+  const record = body as Record<string, unknown> | undefined;
+  if (typeof record?.client_secret !== 'string' || record.client_secret_expires_at !== undefined)
+    return response;
+  return new Response(JSON.stringify({ ...record, client_secret_expires_at: 0 }), {
+    status: response.status,
+    headers: response.headers,
+  });
+}
+
+/**
+ * The token endpoint authentication method: `private_key_jwt` with a key, a secret method with a
+ * secret (basic before post), else `none`; always one the server lists (RFC 8414's default
+ * list is `client_secret_basic`). `preferPublic` asks for `none` first (what a native client
+ * registers as).
+ */
+function chooseAuthMethod(
+  as: oauth.AuthorizationServer,
+  secret: string | undefined,
+  key: CryptoKey | string | undefined,
+  preferPublic = false,
+): string {
+  const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  const wanted = [
+    ...(preferPublic ? ['none'] : []),
+    ...(key === undefined ? [] : ['private_key_jwt']),
+    ...(secret === undefined ? [] : ['client_secret_basic', 'client_secret_post']),
+    'none',
+  ];
+  return wanted.find((method) => supported.includes(method)) ?? supported[0] ?? 'none';
+}
+
+/**
+ * `client_secret_basic` with the id and secret percent-encoded only where they must be
+ * (RFC 6749 §2.3.1 form encoding leaves unreserved characters as they are). oauth4webapi also
+ * encodes `-`, `.`, `_` and `~`, which servers that skip the decoding step then reject.
+ */
+function basicAuth(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
+    headers.set('authorization', `Basic ${btoa(credentials)}`);
+  };
+}
+
+async function identityOf(
+  stored: StoredClient,
+  as: oauth.AuthorizationServer,
+  privateKey?: CryptoKey | string,
+  signingAlgorithm = 'RS256',
+): Promise<ClientIdentity> {
+  const method = stored.tokenEndpointAuthMethod ?? 'none';
+  const client: oauth.Client = { client_id: stored.clientId, token_endpoint_auth_method: method };
+  const missing = (what: string) =>
+    new AuthorizationError(
+      'client-registration',
+      `Token endpoint authentication ${method} at ${as.issuer} needs a ${what}, and none was given`,
+      { details: { issuer: as.issuer, method } },
+    );
+  switch (method) {
+    case 'client_secret_basic':
+    case 'client_secret_post': {
+      if (stored.clientSecret === undefined) throw missing('client secret');
+      const secret = stored.clientSecret;
+      const auth =
+        method === 'client_secret_basic' ? basicAuth(secret) : oauth.ClientSecretPost(secret);
+      return { client, auth, stored };
+    }
+    case 'private_key_jwt': {
+      if (privateKey === undefined) throw missing('private key');
+      const key =
+        typeof privateKey === 'string'
+          ? await importPKCS8(privateKey, signingAlgorithm)
+          : privateKey;
+      return { client, auth: oauth.PrivateKeyJwt({ key }), stored };
+    }
+    default:
+      return { client, auth: oauth.None(), stored };
+  }
+}
