@@ -4,7 +4,7 @@
  */
 import { version } from '@twofold/client';
 import { type EraChoice, McpClient, type McpClientOptions } from '@twofold/client/experimental';
-import { httpServer } from '@twofold/client/node';
+import { type HttpServerOptions, httpServer } from '@twofold/client/node';
 
 /** One run of the client: the server, the scenario's data and a log on stderr. */
 export interface ScenarioRun {
@@ -24,8 +24,9 @@ export async function withClient(
   run: ScenarioRun,
   options: Partial<McpClientOptions>,
   body: (client: McpClient) => Promise<void>,
+  http: Omit<HttpServerOptions, 'url'> = {},
 ): Promise<void> {
-  const client = await McpClient.connect(httpServer({ url: run.url }), {
+  const client = await McpClient.connect(httpServer({ ...http, url: run.url }), {
     clientInfo: { name: 'twofold-everything-client', version },
     era: run.era,
     onWarning: (warning) => run.log(`warning (${warning.code}): ${warning.message}`),

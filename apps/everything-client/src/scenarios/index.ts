@@ -1,5 +1,6 @@
 /** Scenario name (as the conformance suite names it) → what the client does for it. */
 import type { Scenario } from '../run';
+import { authorization } from './auth';
 import { basic } from './basic';
 import { elicitationDefaults } from './elicitation-defaults';
 import { customHeaders, invalidToolHeaders, standardHeaders } from './http-headers';
@@ -10,7 +11,39 @@ import { sseRetry } from './sse-retry';
 
 export { explore } from './explore';
 
+/** The authorization scenarios the suite scores at 2026-07-28 and 2025-11-25. */
+const AUTH_SCENARIOS = [
+  'metadata-default',
+  'metadata-var1',
+  'metadata-var2',
+  'metadata-var3',
+  'basic-cimd',
+  'scope-from-www-authenticate',
+  'scope-from-scopes-supported',
+  'scope-omitted-when-undefined',
+  'scope-step-up',
+  'scope-retry-limit',
+  'token-endpoint-auth-basic',
+  'token-endpoint-auth-post',
+  'token-endpoint-auth-none',
+  'pre-registration',
+  'resource-mismatch',
+  'offline-access-scope',
+  'offline-access-not-supported',
+  'authorization-server-migration',
+  'iss-supported',
+  'iss-not-advertised',
+  'iss-supported-missing',
+  'iss-wrong-issuer',
+  'iss-unexpected',
+  'iss-normalized',
+  'metadata-issuer-mismatch',
+  '2025-03-26-oauth-metadata-backcompat',
+  '2025-03-26-oauth-endpoint-fallback',
+].map((name) => `auth/${name}`);
+
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
+  ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [name, authorization])),
   initialize: basic,
   tools_call: basic,
   'elicitation-sep1034-client-defaults': elicitationDefaults,
