@@ -18,6 +18,7 @@ import type {
   ToolAnnotations,
   TraceContext,
 } from '@twofold/protocol/experimental';
+import type { AuthInfo } from './auth/types';
 
 /**
  * Cache hints of cacheable results (modern wire only; never sent to legacy clients).
@@ -61,6 +62,19 @@ export interface RequestContext {
    * `baggage`), when its `traceparent` is valid; a handler calling onwards passes it on.
    */
   readonly trace?: TraceContext | undefined;
+  /**
+   * What the request's access token grants, verified by the HTTP handler's `auth` option (per
+   * request, modern; per POST, legacy, so a token refreshed mid-session is seen at once), or
+   * what the host passed to `serveStdio`/`serveTransport`. `undefined` without either. It never
+   * holds the token itself.
+   */
+  readonly auth?: AuthInfo | undefined;
+  /**
+   * The HTTP request's headers (lower-case names; the POST that carried the request, legacy),
+   * without `Authorization` and `Proxy-Authorization`: credentials reach handlers only as
+   * `auth`, so none can be passed on by mistake. `undefined` off HTTP.
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Reports progress when the client asked for it (a no-op otherwise); `progress` must grow. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Logs to the client when it asked for that level or a more verbose one (a no-op otherwise). */
@@ -116,6 +130,12 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Scopes an HTTP caller's token must grant (with the handler's `auth.requiredScopes`); without
+   * them the call is answered 403 with an `insufficient_scope` challenge. Listing is not filtered.
+   * Not checked off HTTP.
+   */
+  requiredScopes?: readonly string[];
   handler: (args: Args, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
 }
 
@@ -135,6 +155,12 @@ export interface ResourceDefinition {
   _meta?: Record<string, unknown>;
   /** Cache hints of `resources/read` results (modern), overriding the server's. */
   cache?: CachePolicy;
+  /**
+   * Scopes an HTTP caller's token must grant (with the handler's `auth.requiredScopes`); without
+   * them a read or subscription is answered 403 with an `insufficient_scope` challenge. Listing is
+   * not filtered. Not checked off HTTP.
+   */
+  requiredScopes?: readonly string[];
   read: (
     uri: URL,
     context: RequestContext,
@@ -155,6 +181,12 @@ export interface ResourceTemplateDefinition {
   icons?: Icon[];
   _meta?: Record<string, unknown>;
   cache?: CachePolicy;
+  /**
+   * Scopes an HTTP caller's token must grant (with the handler's `auth.requiredScopes`); without
+   * them reading a URI it matches, or completing its variables, is answered 403 with an
+   * `insufficient_scope` challenge. Listing is not filtered. Not checked off HTTP.
+   */
+  requiredScopes?: readonly string[];
   /** Completion of template variables, by variable name. */
   complete?: Record<
     string,
@@ -186,6 +218,12 @@ export interface PromptDefinition<Args = Record<string, string>> {
     string,
     (value: string, context: CompletionContext) => string[] | Promise<string[]>
   >;
+  /**
+   * Scopes an HTTP caller's token must grant (with the handler's `auth.requiredScopes`); without
+   * them getting it, or completing its arguments, is answered 403 with an `insufficient_scope`
+   * challenge. Listing is not filtered. Not checked off HTTP.
+   */
+  requiredScopes?: readonly string[];
   get: (
     args: Args,
     context: RequestContext,

@@ -1,7 +1,8 @@
 /**
  * The experimental API of `@twofold/server`: one `McpServer` whose tools, resources and prompts
  * are written once and served to modern (2026-07-28, stateless) and legacy (2025-11-25,
- * 2025-06-18, 2024-11-05) clients, over any transport and over HTTP. `serveStdio` lives on
+ * 2025-06-18, 2024-11-05) clients, over any transport and over HTTP, where it can be an OAuth
+ * 2.1 resource server (`auth`, `jwtVerifier`). `serveStdio` lives on
  * `@twofold/server/stdio`. Every export may change in any minor release.
  *
  * @experimental
@@ -20,6 +21,14 @@ export type {
   ToolReturn,
 } from './api';
 export { InputRequired } from './api';
+export { type JwtVerifierOptions, jwtVerifier } from './auth/jwt-verifier';
+export {
+  type AuthInfo,
+  type HttpAuthOptions,
+  InvalidTokenError,
+  type ProtectedResourceMetadata,
+  type TokenVerifier,
+} from './auth/types';
 export type { LegacyEngineOptions } from './legacy/engine';
 export type { OutboundRequestOptions } from './legacy/outbound-requests';
 export {
@@ -46,6 +55,7 @@ export {
   type Listed,
   OperationError,
   type Operations,
+  type ScopeTarget,
 } from './operations/types';
 export type { McpServerOptions } from './options';
 export { compileSchema, compileToolInputSchema } from './schema/compile';

@@ -29,11 +29,14 @@ import {
   selectLegacyVersion,
   type Transport,
 } from '@twofold/protocol/experimental';
+import type { HttpMessageContext } from '@twofold/transports/experimental';
 import type { RequestContext } from '../api';
+import type { AuthInfo } from '../auth/types';
 import type { Change } from '../operations/types';
 import { toWireError } from '../serve/error-mapping';
 import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
 import { createReporter } from '../serve/reporting';
+import { visibleHeaders } from '../serve/request-headers';
 import { offeredVersionList, type ServedServer } from '../serve/served-server';
 import { runWithInputRounds } from './input-rounds';
 import { type OutboundRequestOptions, OutboundRequests } from './outbound-requests';
@@ -48,6 +51,11 @@ export interface LegacyEngineOptions {
   stateless?: boolean | undefined;
   /** How long a server-to-client request waits for its answer (default 60 s). */
   requestTimeoutMs?: number | undefined;
+  /**
+   * The session's `context.auth` when its messages carry none of their own: what the host
+   * established (stdio). Over HTTP each POST's verified token is used instead.
+   */
+  auth?: AuthInfo | undefined;
   onerror?: ((error: Error) => void) | undefined;
 }
 
@@ -197,6 +205,10 @@ export class LegacyEngine {
       live: () => live() && !signal.aborted,
       notify: (notification) => this.transport.send(notification, { relatedRequestId: id }),
     });
+    const headers = visibleHeaders(context?.headers);
+    // Per POST over HTTP: a token refreshed mid-session is seen by the next request.
+    const granted = (context as HttpMessageContext | undefined)?.auth as AuthInfo | undefined;
+    const auth = granted ?? this.options.auth;
     const contextFor = (
       inputResponses: Record<string, unknown> | undefined,
       state: unknown,
@@ -209,6 +221,8 @@ export class LegacyEngine {
       sessionId: this.transport.sessionId,
       signal,
       trace: readTraceContext(meta),
+      auth,
+      headers,
       inputResponses,
       state,
       ...reporter,

@@ -23,8 +23,9 @@ import {
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
+import type { AuthInfo } from '../auth/types';
 import { serveListen } from '../listen/serve-listen';
-import { openRetry } from '../mrtr/modern-state';
+import { openRetry, principalOf } from '../mrtr/modern-state';
 import { toWireError } from '../serve/error-mapping';
 import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
 import { createReporter } from '../serve/reporting';
@@ -49,6 +50,10 @@ export interface ModernIo {
    * `subscriptions/listen` then ends gracefully, answered with its final result.
    */
   readonly shutdown?: AbortSignal | undefined;
+  /** What the request's credentials grant (`context.auth`). */
+  readonly auth?: AuthInfo | undefined;
+  /** The HTTP request's headers, credentials withheld (`context.headers`); none off HTTP. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -118,7 +123,9 @@ async function dispatch(
     // A method of the revision this server does not serve (none today).
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not supported: ${method}`);
   }
-  const retry = await openRetry(server, method, parsed.value);
+  // A sealed state opens only for the principal it was issued to.
+  const principal = principalOf(io.auth);
+  const retry = await openRetry(server, method, parsed.value, principal);
   const context: RequestContext = {
     era: 'modern',
     protocolVersion: version,
@@ -127,6 +134,8 @@ async function dispatch(
     clientInfo: envelope.clientInfo,
     signal: io.signal,
     trace: envelope.trace,
+    auth: io.auth,
+    headers: io.headers,
     inputResponses: parsed.value?.inputResponses as RequestContext['inputResponses'],
     state: retry.state,
     ...createReporter({
@@ -142,6 +151,7 @@ async function dispatch(
       method,
       params: parsed.value,
       clientCapabilities: envelope.clientCapabilities,
+      principal,
     };
     return inputRequiredResult(server, asking, outcome.input, retry.round + 1);
   }

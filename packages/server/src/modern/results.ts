@@ -25,6 +25,8 @@ export interface AskingRequest {
   /** Its validated params; the state is bound to them. */
   params: Record<string, unknown> | undefined;
   clientCapabilities: ClientCapabilities;
+  /** The authenticated caller the state is bound to (`principalOf`), if any. */
+  principal?: string | undefined;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function inputRequiredResult(
 ): Promise<Record<string, unknown>> {
   checkInputRound(input.inputRequests, request.clientCapabilities, round);
   const requestState = await requestStateCodecOf(server).seal(
-    bindingOf(request.method, request.params),
+    bindingOf(request.method, request.params, request.principal),
     input.state,
     round,
   );

@@ -4,6 +4,7 @@
  * state, where every failure is the client's -32602.
  */
 import { ErrorCode, INPUT_REQUIRED_METHODS, ProtocolError } from '@twofold/protocol/experimental';
+import type { AuthInfo } from '../auth/types';
 import type { ServedServer } from '../serve/served-server';
 import { type RequestBinding, RequestStateCodec } from './request-state';
 
@@ -21,7 +22,7 @@ const REASONS = {
   malformed: 'is not a requestState this server issued',
   'bad-signature': 'failed verification',
   expired: 'has expired; start the request again without it',
-  mismatch: 'belongs to another request (method or arguments differ)',
+  mismatch: 'belongs to another request (method, arguments or caller differ)',
   replayed: 'was already used; each requestState is accepted once',
 } as const;
 
@@ -39,13 +40,25 @@ export function requestStateCodecOf(server: ServedServer): RequestStateCodec {
   return codec;
 }
 
-/** What a state is bound to: the method and the params without `_meta` and the MRTR fields. */
+/**
+ * What a state is bound to: the method, the params without `_meta` and the MRTR fields, and
+ * the caller when the request was authenticated.
+ */
 export function bindingOf(
   method: string,
   params: Record<string, unknown> | undefined,
+  principal?: string | undefined,
 ): RequestBinding {
   const { _meta, inputResponses, requestState, ...identifying } = params ?? {};
-  return { method, params: identifying };
+  return principal === undefined
+    ? { method, params: identifying }
+    : { method, params: identifying, principal };
+}
+
+/** Who an authenticated request acts for, as a state binds it: user and client. */
+export function principalOf(auth: AuthInfo | undefined): string | undefined {
+  if (auth === undefined) return undefined;
+  return JSON.stringify([auth.subject ?? null, auth.clientId ?? null]);
 }
 
 /**
@@ -56,10 +69,12 @@ export async function openRetry(
   server: ServedServer,
   method: string,
   params: Record<string, unknown> | undefined,
+  principal?: string | undefined,
 ): Promise<Retry> {
   const token = params?.requestState;
   if (typeof token !== 'string' || !INPUT_REQUIRED_METHODS.has(method)) return FIRST_ATTEMPT;
-  const opened = await requestStateCodecOf(server).open(token, bindingOf(method, params));
+  const binding = bindingOf(method, params, principal);
+  const opened = await requestStateCodecOf(server).open(token, binding);
   if (!opened.ok) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,

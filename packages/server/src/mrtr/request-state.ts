@@ -1,7 +1,8 @@
 /**
  * Sealing of MRTR `requestState` (2026-07-28): the client must echo it byte-exact and must be
  * treated as an attacker. A sealed state is `base64url(payload).base64url(HMAC-SHA256)`; the
- * payload binds the method and a digest of the original params, carries an expiry and a nonce,
+ * payload binds the method and a digest of the original params (and of the caller, when
+ * authenticated), carries an expiry and a nonce,
  * and holds the handler's own state. Opening checks all of it and refuses a nonce twice, so a
  * tampered, expired, re-targeted or replayed state is rejected. Uses WebCrypto only, so it runs
  * on every runtime.
@@ -42,6 +43,8 @@ export interface ReplayGuard {
 export interface RequestBinding {
   method: string;
   params: Record<string, unknown> | undefined;
+  /** The authenticated caller, when there is one: a state opens only for the same caller. */
+  principal?: string | undefined;
 }
 
 /**
@@ -158,10 +161,10 @@ class MemoryReplayGuard implements ReplayGuard {
 }
 
 async function digest(binding: RequestBinding): Promise<string> {
-  const hash = await crypto.subtle.digest(
-    'SHA-256',
-    encoder.encode(canonicalJson(binding.params ?? {})),
-  );
+  const params = binding.params ?? {};
+  // With a caller, an array: no params object can digest the same as a bound pair.
+  const bound = binding.principal === undefined ? params : [binding.principal, params];
+  const hash = await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(bound)));
   return toBase64Url(new Uint8Array(hash));
 }
 

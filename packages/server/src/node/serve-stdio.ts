@@ -31,9 +31,10 @@ export function serveStdio(
   server: ServedServer,
   options: ServeStdioOptions = {},
 ): Promise<ServedConnection> {
-  const { transport, requestTimeoutMs, onerror, ...stdio } = options;
+  const { transport, requestTimeoutMs, auth, onerror, ...stdio } = options;
   return serveTransport(server, transport ?? new StdioServerTransport(stdio), {
     requestTimeoutMs,
+    auth,
     onerror,
   });
 }

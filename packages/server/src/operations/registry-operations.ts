@@ -25,7 +25,13 @@ import {
   toCallToolResult,
   withoutWireFields,
 } from '../registry/results';
-import { type Change, type Listed, OperationError, type Operations } from './types';
+import {
+  type Change,
+  type Listed,
+  OperationError,
+  type Operations,
+  type ScopeTarget,
+} from './types';
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETION_VALUES = 100;
@@ -203,6 +209,27 @@ export class RegistryOperations implements Operations {
 
   onChange(listener: (change: Change) => void): () => void {
     return this.registry.onChange(listener);
+  }
+
+  requiredScopes(target: ScopeTarget): readonly string[] | undefined {
+    switch (target.kind) {
+      case 'tool':
+        return this.registry.tools.get(target.name)?.requiredScopes;
+      case 'prompt':
+        return this.registry.prompts.get(target.name)?.requiredScopes;
+      case 'resourceTemplate':
+        return this.registry.templates.get(target.uriTemplate)?.requiredScopes;
+      case 'resource': {
+        // The same lookup as a read: the static resource, else the first matching template.
+        const resource = this.registry.resources.get(target.uri);
+        if (resource !== undefined) return resource.requiredScopes;
+        if (!URL.canParse(target.uri)) return undefined;
+        const template = this.registry
+          .templatesInMatchOrder()
+          .find((entry) => entry.matcher.match(target.uri) !== undefined);
+        return template?.requiredScopes;
+      }
+    }
   }
 
   private resolve(uri: string, context: RequestContext): ReadTarget | undefined {

@@ -80,7 +80,25 @@ export interface Operations {
    * subscribing upstream) need it; the registry announces every update anyway.
    */
   watchResource?(uri: string): () => void;
+  /**
+   * The scopes an HTTP caller needs for one item, beyond the endpoint's own (its definition's
+   * `requiredScopes`); `undefined` when there is no such item. The HTTP handler's `auth` asks
+   * before a call, a read, a subscription or a completion reaches the operation. Operations
+   * without it need no item scopes.
+   */
+  requiredScopes?(target: ScopeTarget): readonly string[] | undefined;
 }
+
+/**
+ * An item whose required scopes are asked for: a tool or prompt by name, a resource by the URI
+ * read (a static resource, else the template that would serve it), a template by its text.
+ *
+ * @experimental
+ */
+export type ScopeTarget =
+  | { kind: 'tool' | 'prompt'; name: string }
+  | { kind: 'resource'; uri: string }
+  | { kind: 'resourceTemplate'; uriTemplate: string };
 
 /**
  * A change the server announces: a list changed, or a resource was updated.

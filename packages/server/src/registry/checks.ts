@@ -62,3 +62,29 @@ export function checkCache(what: string, cache: CachePolicy | undefined): void {
     throw new TypeError(`${what}: cache.cacheScope must be "public" or "private"`);
   }
 }
+
+// RFC 6749 scope-token: printable ASCII without space, `"` and `\`.
+const SCOPE_RE = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+
+/** Whether `scope` is a valid OAuth scope token. */
+export function isScopeToken(scope: unknown): scope is string {
+  return typeof scope === 'string' && SCOPE_RE.test(scope);
+}
+
+/** Required scopes must be OAuth scope tokens; returns them frozen, duplicates dropped. */
+export function checkScopes(
+  what: string,
+  scopes: readonly string[] | undefined,
+): readonly string[] {
+  if (scopes === undefined) return NO_SCOPES;
+  if (!Array.isArray(scopes)) throw new TypeError(`${what}: requiredScopes must be an array`);
+  for (const scope of scopes) {
+    if (!isScopeToken(scope)) {
+      throw new TypeError(
+        `${what}: ${JSON.stringify(scope)} is not a scope (printable ASCII, no spaces or quotes)`,
+      );
+    }
+  }
+  return Object.freeze([...new Set(scopes)]);
+}

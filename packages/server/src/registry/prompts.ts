@@ -6,7 +6,7 @@ import type { Prompt, PromptArgument } from '@twofold/protocol/experimental';
 import type { CompletionContext, PromptDefinition } from '../api';
 import { compileSchema } from '../schema/compile';
 import type { ValidationResult } from '../schema/types';
-import { checkCompleters, checkIcons, checkName, checkText } from './checks';
+import { checkCompleters, checkIcons, checkName, checkScopes, checkText } from './checks';
 import { pickDefined } from './wire-fields';
 
 /** Completes one argument or template variable. */
@@ -20,6 +20,8 @@ export interface PromptEntry {
   readonly validate: (args: Record<string, string>) => ValidationResult | Promise<ValidationResult>;
   readonly get: PromptDefinition<never>['get'];
   readonly complete: Readonly<Record<string, Completer>>;
+  /** Scopes an HTTP caller's token needs to get it or complete its arguments. */
+  readonly requiredScopes: readonly string[];
 }
 
 type ArgumentList = readonly {
@@ -81,6 +83,7 @@ export function createPromptEntry(definition: PromptDefinition<never>): PromptEn
   if (typeof definition.get !== 'function') throw new TypeError(`${label}: get must be a function`);
   checkIcons(label, definition.icons);
   const complete = checkCompleters(label, definition.complete);
+  const requiredScopes = checkScopes(label, definition.requiredScopes);
   const { declared, validate } = Array.isArray(definition.arguments)
     ? fromList(definition.arguments as ArgumentList, label)
     : definition.arguments === undefined
@@ -91,5 +94,5 @@ export function createPromptEntry(definition: PromptDefinition<never>): PromptEn
     ...pickDefined(definition, ['title', 'description', 'icons', '_meta']),
     ...(declared.length === 0 ? {} : { arguments: declared }),
   };
-  return { prompt: Object.freeze(prompt), validate, get: definition.get, complete };
+  return { prompt: Object.freeze(prompt), validate, get: definition.get, complete, requiredScopes };
 }

@@ -4,7 +4,14 @@
  */
 import type { Resource, ResourceTemplate } from '@twofold/protocol/experimental';
 import type { CachePolicy, ResourceDefinition, ResourceTemplateDefinition } from '../api';
-import { checkCache, checkCompleters, checkIcons, checkText, checkUri } from './checks';
+import {
+  checkCache,
+  checkCompleters,
+  checkIcons,
+  checkScopes,
+  checkText,
+  checkUri,
+} from './checks';
 import type { Completer } from './prompts';
 import { UriTemplate } from './uri-template';
 import { pickDefined } from './wire-fields';
@@ -16,6 +23,8 @@ export interface ResourceEntry {
   /** The `resources/list` item (frozen, shared by every list result). */
   readonly resource: Readonly<Resource>;
   readonly cache: CachePolicy | undefined;
+  /** Scopes an HTTP caller's token needs to read or subscribe to it. */
+  readonly requiredScopes: readonly string[];
   readonly read: ResourceDefinition['read'];
 }
 
@@ -25,6 +34,8 @@ export interface TemplateEntry {
   readonly template: Readonly<ResourceTemplate>;
   readonly matcher: UriTemplate;
   readonly cache: CachePolicy | undefined;
+  /** Scopes an HTTP caller's token needs to read a URI it matches, or complete its variables. */
+  readonly requiredScopes: readonly string[];
   readonly complete: Readonly<Record<string, Completer>>;
   readonly read: ResourceTemplateDefinition['read'];
 }
@@ -50,7 +61,12 @@ export function createResourceEntry(definition: ResourceDefinition): ResourceEnt
     name: definition.name,
     ...pickDefined(definition, [...DESCRIPTIVE, 'size']),
   };
-  return { resource: Object.freeze(resource), cache: definition.cache, read: definition.read };
+  return {
+    resource: Object.freeze(resource),
+    cache: definition.cache,
+    requiredScopes: checkScopes(label, definition.requiredScopes),
+    read: definition.read,
+  };
 }
 
 /** Checks a resource template and parses it; throws a `TypeError` when unusable. */
@@ -67,6 +83,7 @@ export function createTemplateEntry(definition: ResourceTemplateDefinition): Tem
     template: Object.freeze(template),
     matcher: new UriTemplate(definition.uriTemplate),
     cache: definition.cache,
+    requiredScopes: checkScopes(label, definition.requiredScopes),
     complete: checkCompleters(label, definition.complete),
     read: definition.read,
   };

@@ -10,7 +10,7 @@ import {
 import type { ToolDefinition } from '../api';
 import { compileSchema, compileToolInputSchema } from '../schema/compile';
 import type { CompiledSchema } from '../schema/types';
-import { checkIcons, checkName } from './checks';
+import { checkIcons, checkName, checkScopes } from './checks';
 import { pickDefined } from './wire-fields';
 
 /** A registered tool. */
@@ -21,6 +21,8 @@ export interface ToolEntry {
   readonly output: CompiledSchema | undefined;
   /** Parameters mirrored into `Mcp-Param-*` headers on HTTP. */
   readonly headerParams: readonly McpHeaderParam[];
+  /** Scopes an HTTP caller's token needs to call it (checked by the HTTP handler's `auth`). */
+  readonly requiredScopes: readonly string[];
   readonly handler: ToolDefinition<never>['handler'];
 }
 
@@ -32,6 +34,7 @@ export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
     throw new TypeError(`${label}: handler must be a function`);
   }
   checkIcons(label, definition.icons);
+  const requiredScopes = checkScopes(label, definition.requiredScopes);
   const input = compileToolInputSchema(definition.inputSchema, `${label} inputSchema`);
   const output =
     definition.outputSchema === undefined
@@ -54,6 +57,7 @@ export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
     input,
     output,
     headerParams: Object.freeze(headers.params),
+    requiredScopes,
     handler: definition.handler,
   };
 }

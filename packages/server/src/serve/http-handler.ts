@@ -16,20 +16,23 @@ import {
   type HttpServerHandler,
   type LegacyHooks,
 } from '@twofold/transports/experimental';
+import { createResourceServer } from '../auth/access-control';
+import type { AuthInfo, HttpAuthOptions } from '../auth/types';
 import { startLegacySession } from '../legacy/start-session';
 import { listenHubOf } from '../listen/hub';
 import { OpenListens } from '../listen/open-listens';
 import { handleModernRequest } from '../modern/dispatch';
+import { visibleHeaders } from './request-headers';
 import type { ServedServer } from './served-server';
 
 /**
  * Options of {@link createServerHttpHandler}: the core's HTTP options, plus how legacy
- * clients are served.
+ * clients are served and, with `auth`, how requests are authorized.
  *
  * @experimental
  */
 export interface ServerHttpHandlerOptions
-  extends Omit<HttpServerCoreOptions, 'modern' | 'legacy' | 'headerParams'> {
+  extends Omit<HttpServerCoreOptions, 'modern' | 'legacy' | 'headerParams' | 'access'> {
   /**
    * Legacy clients: sessions by default (`Mcp-Session-Id`, GET stream, DELETE), with these
    * settings (`stateless`, `eventStore`, `idleTimeoutMs`, `maxQueuedMessages`); `false` makes
@@ -38,21 +41,46 @@ export interface ServerHttpHandlerOptions
   legacy?: Omit<LegacyHooks, 'onSession'> | false;
   /** How long a legacy server-to-client request waits for its answer (default 60 s). */
   requestTimeoutMs?: number;
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server: every request needs a bearer token that
+   * `verifyToken` accepts (401 with a challenge naming the metadata document otherwise), the
+   * Protected Resource Metadata document is served at
+   * `/.well-known/oauth-protected-resource<resource path>` without a token, and scopes the
+   * endpoint or the called item requires are checked (403 `insufficient_scope`). Handlers see
+   * the verified grant as `context.auth`. Absent: no authorization.
+   */
+  auth?: HttpAuthOptions;
 }
 
 /**
  * A web-standard `(Request) => Promise<Response>` endpoint serving `server` in both eras:
  * modern requests statelessly, legacy clients in sessions (or statelessly when configured).
  * Serve it on Node with `serve` from `@twofold/transports/node`, or hand it to any runtime
- * that speaks fetch-style handlers.
+ * that speaks fetch-style handlers. With `auth`, it is a protected resource (see
+ * {@link ServerHttpHandlerOptions.auth}).
  *
+ * @example
+ * ```ts
+ * const handler = createServerHttpHandler(server, {
+ *   auth: {
+ *     verifyToken: jwtVerifier({ jwksUrl, issuer, audience: 'https://mcp.example.com/mcp' }),
+ *     resourceMetadata: {
+ *       resource: 'https://mcp.example.com/mcp',
+ *       authorization_servers: [issuer],
+ *     },
+ *   },
+ * });
+ * const endpoint = await serve(handler, { port: 3000 });
+ * ```
+ * @throws TypeError when `auth` is incomplete (no verifier, an invalid metadata document).
  * @experimental
  */
 export function createServerHttpHandler(
   server: ServedServer,
   options: ServerHttpHandlerOptions = {},
 ): HttpServerHandler {
-  const { legacy: legacyOptions, requestTimeoutMs, ...core } = options;
+  const { legacy: legacyOptions, requestTimeoutMs, auth, ...core } = options;
+  const resourceServer = auth === undefined ? undefined : createResourceServer(server, auth);
   const onerror = core.onerror;
   const serveLegacy = legacyOptions !== false && server.offeredVersions.legacy.length > 0;
   const legacy: LegacyHooks | undefined = serveLegacy
@@ -77,10 +105,17 @@ export function createServerHttpHandler(
         : undefined,
     legacy,
     headerParams: (name) => server.headerParams(name),
+    access: resourceServer?.access,
   });
-  const closeCore = handler.close;
   // Open subscriptions end with their final result before the sessions close.
-  return Object.assign(handler, { close: () => listens.close().then(closeCore) });
+  const closeCore = handler.close;
+  const close = () => listens.close().then(closeCore);
+  if (resourceServer === undefined) return Object.assign(handler, { close });
+  // The metadata document is public: it tells a client without a token how to get one.
+  const protectedHandler = async (request: Request) =>
+    (request.method !== 'POST' ? resourceServer.serveMetadata(request) : undefined) ??
+    handler(request);
+  return Object.assign(protectedHandler, { close });
 }
 
 function modernHandler(
@@ -94,6 +129,8 @@ function modernHandler(
       notify: (notification) => exchange.notify(notification),
       onerror,
       shutdown: listens.signal,
+      auth: exchange.auth as AuthInfo | undefined,
+      headers: visibleHeaders(exchange.headers),
     });
     // A client that went away has cancelled the request: there is no stream left to answer on.
     if (exchange.signal.aborted) return;

@@ -18,6 +18,7 @@ import {
   type RequestId,
   type Transport,
 } from '@twofold/protocol/experimental';
+import type { AuthInfo } from '../auth/types';
 import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
 import { listenHubOf } from '../listen/hub';
 import { OpenListens } from '../listen/open-listens';
@@ -32,6 +33,12 @@ import type { ServedServer } from './served-server';
 export interface ServeTransportOptions {
   /** How long a legacy server-to-client request waits for its answer (default 60 s). */
   requestTimeoutMs?: number;
+  /**
+   * `context.auth` of every request on this connection: what the host established about the
+   * peer. Off HTTP nothing is verified (stdio takes its credentials from the environment), and
+   * `requiredScopes` are not checked. Default: none.
+   */
+  auth?: AuthInfo;
   /** Failures no response can carry: bad input, failed sends, handler crashes. */
   onerror?: (error: Error) => void;
 }
@@ -72,6 +79,7 @@ export async function serveTransport(
   });
   const engineOptions: LegacyEngineOptions = {
     requestTimeoutMs: options.requestTimeoutMs,
+    auth: options.auth,
     onerror: report,
   };
 
@@ -93,6 +101,7 @@ export async function serveTransport(
       notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
       onerror: report,
       shutdown: listens.signal,
+      auth: options.auth,
     });
     modernInflight.delete(request.id);
     // After a cancel nothing more goes out for the request (stdio cancellation rule).
