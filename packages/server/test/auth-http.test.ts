@@ -18,6 +18,7 @@ import {
   createAuthTestServer,
   type ProtectedEndpoint,
   serveProtected,
+  toolText,
 } from './support/auth-server';
 import { legacyPost, messagesOf, modernPost } from './support/http-posts';
 import { modernParams } from './support/peer';
@@ -67,13 +68,6 @@ function call(url: URL, token: string, name: string, id = 1) {
   return modernPost(url, id, 'tools/call', modernParams({ name, arguments: {} }), {
     headers: bearer(token),
   });
-}
-
-/** The text of a tools/call answer (modern or legacy). */
-async function toolText(response: Response): Promise<string> {
-  const [message] = await messagesOf(response);
-  const result = message?.result as { content: { text: string }[] };
-  return result.content[0]?.text ?? '';
 }
 
 describe('a request without a token', () => {

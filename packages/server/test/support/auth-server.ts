@@ -11,6 +11,7 @@ import {
   type ServerHttpHandlerOptions,
 } from '../../src/serve/http-handler';
 import { McpServer } from '../../src/server';
+import { messagesOf } from './http-posts';
 
 /** A server whose `whoami` tool answers with the `auth` and `headers` of its context. */
 export function createAuthTestServer(): McpServer {
@@ -87,4 +88,11 @@ export async function serveProtected(
     metadataUrl: new URL('/.well-known/oauth-protected-resource/mcp', url).href,
     close: () => endpoint.close(),
   };
+}
+
+/** The text of a tools/call answer (JSON or SSE, either era). */
+export async function toolText(response: Response): Promise<string> {
+  const [message] = await messagesOf(response);
+  const result = message?.result as { content: { text: string }[] } | undefined;
+  return result?.content[0]?.text ?? '';
 }
