@@ -118,7 +118,9 @@ export function storedTokens(
     accessToken: response.access_token,
     tokenType: response.token_type === 'dpop' ? 'dpop' : 'bearer',
     ...(response.refresh_token === undefined ? {} : { refreshToken: response.refresh_token }),
-    ...(response.expires_in === undefined ? {} : { expiresAt: now + response.expires_in * 1000 }),
+    ...(response.expires_in === undefined
+      ? {}
+      : { expiresAt: now + response.expires_in * 1000, obtainedAt: now }),
     ...(response.scope === undefined ? {} : { scope: response.scope }),
   };
 }

@@ -41,11 +41,11 @@ interface Session {
   tokens?: StoredTokens;
   /** Every scope asked for so far: re-authorization asks for their union with the challenge's. */
   requested: Set<string>;
-  /** Flows in a row without a successful response. */
+  /** Logins and refreshes in a row without a successful response. */
   attempts: number;
 }
 
-/** A token this close to its expiry is refreshed before it is sent. */
+/** A token this close to its expiry (or a quarter of its lifetime, if less) is renewed first. */
 const EXPIRY_MARGIN_MS = 30_000;
 
 /**
@@ -179,8 +179,9 @@ export class OAuthProvider implements HttpAuthorizer {
     sent: string | undefined,
   ): Promise<boolean> {
     const session = await this.#discover(endpoint, challenge);
-    if (reason === 'unauthorized' && (await this.#renew(session, sent))) return true;
     const max = this.#options.maxAuthorizationAttempts ?? 3;
+    if (session.attempts < max && reason === 'unauthorized' && (await this.#renew(session, sent)))
+      return true;
     if (session.attempts >= max) {
       throw new AuthorizationError(
         reason === 'step-up' ? 'step-up' : 'authorization',
@@ -205,6 +206,8 @@ export class OAuthProvider implements HttpAuthorizer {
     }
     const refreshToken = kept?.refreshToken ?? session.tokens?.refreshToken;
     if (refreshToken === undefined) return false;
+    // A refreshed token that is rejected again counts like a login: a 401 loop stays bounded.
+    session.attempts++;
     return this.#refreshQuietly(session, refreshToken);
   }
 

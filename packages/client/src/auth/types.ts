@@ -23,6 +23,8 @@ export interface StoredTokens {
   tokenType: 'bearer' | 'dpop';
   refreshToken?: string;
   expiresAt?: number;
+  /** When it was received (epoch milliseconds): how early it is renewed depends on its lifetime. */
+  obtainedAt?: number;
   /** The scopes granted, space-separated, when the server said. */
   scope?: string;
 }
