@@ -1,41 +1,118 @@
 /**
  * Runs the everything server: `--stdio` on this process's streams, or `--http [--port N]
  * [--host H]` on a loopback HTTP endpoint whose URL is printed on stderr (stdout stays free
- * for the stdio protocol).
+ * for the stdio protocol). `--auth-jwks` with `--auth-issuer` protects the HTTP endpoint.
  */
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { createServerHttpHandler } from '@twofold/server/experimental';
 import { serveStdio } from '@twofold/server/stdio';
-import { serve } from '@twofold/transports/node';
+import { type ServedEndpoint, serve } from '@twofold/transports/node';
+import { type AuthFlags, registerWhoamiTool, serveProtected } from './auth';
 import { createEverythingServer } from './server';
 
-const USAGE = 'usage: everything-server --stdio | --http [--port N] [--host 127.0.0.1]\n';
+const USAGE = `usage: everything-server --stdio
+       everything-server --http [--port N] [--host 127.0.0.1]
+                         [--auth-jwks URL --auth-issuer URL [--auth-audience URL]
+                          [--auth-scope SCOPE]...]
+`;
 
-const { values } = parseArgs({
-  options: {
-    stdio: { type: 'boolean', default: false },
-    http: { type: 'boolean', default: false },
-    port: { type: 'string', default: '0' },
-    host: { type: 'string', default: '127.0.0.1' },
-  },
-});
+const HELP = `${USAGE}
+  --stdio               serve on stdin/stdout
+  --http                serve Streamable HTTP (both eras); the URL is printed on stderr
+  --port N              port to listen on (default 0: a free one)
+  --host H              interface to listen on (default 127.0.0.1)
 
-const port = Number(values.port);
-if (values.stdio === values.http || !Number.isInteger(port) || port < 0 || port > 65535) {
-  process.stderr.write(USAGE);
+Protected mode (HTTP only): the endpoint moves to /mcp and becomes an OAuth 2.1 resource
+server. Every request needs a bearer JWT from the issuer, signed with a key of its JWKS; the
+Protected Resource Metadata document, naming the issuer as authorization server, is served at
+/.well-known/oauth-protected-resource/mcp without a token. A 'whoami' tool reports what the
+caller's token grants.
+  --auth-jwks URL       the authorization server's JWKS (enables protected mode)
+  --auth-issuer URL     the accepted issuer ('iss'); also the metadata's authorization server
+  --auth-audience URL   the accepted audience ('aud'); default: the endpoint URL
+  --auth-scope SCOPE    a scope 'whoami' requires (repeatable); listed as scopes_supported
+  -h, --help            this text
+`;
+
+function fail(message?: string): never {
+  process.stderr.write(`${message === undefined ? '' : `everything-server: ${message}\n`}${USAGE}`);
   process.exit(2);
 }
 
+const OPTIONS = {
+  stdio: { type: 'boolean', default: false },
+  http: { type: 'boolean', default: false },
+  port: { type: 'string', default: '0' },
+  host: { type: 'string', default: '127.0.0.1' },
+  'auth-jwks': { type: 'string' },
+  'auth-issuer': { type: 'string' },
+  'auth-audience': { type: 'string' },
+  'auth-scope': { type: 'string', multiple: true, default: [] as string[] },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+function parse() {
+  try {
+    return parseArgs({ options: OPTIONS }).values;
+  } catch (error) {
+    // An unknown flag or a flag without its value.
+    return fail((error as Error).message);
+  }
+}
+
+const values = parse();
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (values.stdio === values.http || !Number.isInteger(port) || port < 0 || port > 65535) fail();
+
+const auth = authFlags();
 const server = createEverythingServer();
 if (values.stdio) {
   await serveStdio(server);
   process.stderr.write('everything-server: serving on stdio\n');
 } else {
-  const endpoint = await serve(createServerHttpHandler(server), { host: values.host, port });
-  process.stderr.write(`everything-server: listening on ${endpoint.url.href}\n`);
+  let endpoint: ServedEndpoint;
+  if (auth === undefined) {
+    endpoint = await serve(createServerHttpHandler(server), { host: values.host, port });
+    process.stderr.write(`everything-server: listening on ${endpoint.url.href}\n`);
+  } else {
+    registerWhoamiTool(server, auth.scopes);
+    const served = await serveProtected(server, auth, { host: values.host, port });
+    endpoint = served.endpoint;
+    process.stderr.write(`everything-server: protected; metadata at ${served.metadataUrl.href}\n`);
+    process.stderr.write(`everything-server: listening on ${served.url.href}\n`);
+  }
   const stop = () => {
     void endpoint.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The `--auth-*` flags, checked; `undefined` when protected mode is off. */
+function authFlags(): AuthFlags | undefined {
+  const jwksUrl = values['auth-jwks'];
+  const issuer = values['auth-issuer'];
+  const audience = values['auth-audience'];
+  const scopes = values['auth-scope'];
+  if (jwksUrl === undefined) {
+    if (issuer !== undefined || audience !== undefined || scopes.length > 0) {
+      fail('the --auth-* flags need --auth-jwks');
+    }
+    return undefined;
+  }
+  if (!values.http)
+    fail('protected mode needs --http (stdio takes credentials from its environment)');
+  if (issuer === undefined) fail('--auth-jwks needs --auth-issuer');
+  for (const [flag, url] of [
+    ['--auth-jwks', jwksUrl],
+    ['--auth-issuer', issuer],
+    ['--auth-audience', audience],
+  ] as const) {
+    if (url !== undefined && !URL.canParse(url)) fail(`${flag} must be an absolute URL`);
+  }
+  return { jwksUrl, issuer, audience, scopes };
 }
