@@ -93,6 +93,10 @@ export async function connectHttp(
     case 'retry':
       return discoverModern(context, connection, 'streamable-http', verdict.version, false);
     case 'error':
+      // An authorization failure is the caller's to handle as such, not an era question.
+      if (failure instanceof LocalError && failure.code === LocalErrorCode.AuthorizationFailed) {
+        throw failure;
+      }
       throw new LocalError(verdict.code, `Era detection for ${target.key}: ${verdict.reason}`, {
         cause: failure,
         details: {

@@ -14,6 +14,7 @@ import {
   startAuthorizationServer,
   TEST_ACCOUNT,
 } from '../../../../config/test-support/oidc-provider.ts';
+import { AuthorizationError } from '../../src/auth/errors';
 import { InMemoryTokenStore } from '../../src/auth/memory-store';
 import { OAuthProvider } from '../../src/auth/provider';
 import type { AuthorizationHandler } from '../../src/auth/types';
@@ -107,6 +108,13 @@ describe('MCP authorization end to end (oidc-provider, jwtVerifier, OAuthProvide
       expect(s.as.serverErrors).toEqual([]);
     },
   );
+
+  it('without a handler, connect rejects with the AuthorizationError itself', async () => {
+    const s = await setup();
+    const error = await connect(s, new OAuthProvider()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthorizationError);
+    expect(error).toMatchObject({ step: 'interaction-required', details: { issuer: s.as.issuer } });
+  });
 
   it('steps up to the scope a tool requires, keeping the one granted before', async () => {
     const s = await setup();
