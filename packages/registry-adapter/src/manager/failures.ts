@@ -8,7 +8,10 @@ import { ToolNameConflictError } from '../import/errors';
 /** Whether trying again may help: not for configuration, naming or authorization problems. */
 export function retryable(error: unknown): boolean {
   if (error instanceof McpConfigError || error instanceof ToolNameConflictError) return false;
-  return !(error instanceof LocalError && error.code === LocalErrorCode.Unauthorized);
+  if (!(error instanceof LocalError)) return true;
+  return (
+    error.code !== LocalErrorCode.Unauthorized && error.code !== LocalErrorCode.AuthorizationFailed
+  );
 }
 
 /** The exit code and signal of a stdio server that ended, from the close cause. */

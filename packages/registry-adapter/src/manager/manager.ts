@@ -80,6 +80,7 @@ export class ServerManager {
         env,
         baseDir: this.#store.baseDir,
         stderr: options.stderr && ((chunk: string) => options.stderr?.(server, chunk)),
+        auth: options.auth?.(server),
       }),
       storedVerdict: (server) => this.#store.config.verdicts[server],
       saveVerdict: (server, stored) => this.#store.setVerdict(server, stored),

@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
 import type { Transport } from '@twofold/protocol/experimental';
+import type { HttpAuthorizer } from '@twofold/transports/experimental';
 import type { StdioClientTransport } from '@twofold/transports/stdio';
 import { resolveSecrets } from '../config/secrets';
 import type { HttpServerEntry, ServerEntry, StdioServerEntry } from '../config/types';
@@ -36,6 +37,8 @@ export interface TargetContext {
   /** The config file's directory: where a relative `cwd` starts. */
   baseDir: string | undefined;
   stderr: ((chunk: string) => void) | undefined;
+  /** Authorization of an HTTP server's requests (e.g. an `OAuthProvider`); none for stdio. */
+  auth?: HttpAuthorizer | undefined;
 }
 
 /**
@@ -50,12 +53,17 @@ export function managedTarget(
   context: TargetContext,
 ): ManagedTarget {
   const resolved = resolveSecrets(entry, context.env, name);
-  const base = resolved.type === 'stdio' ? stdioTarget(resolved, context) : httpTarget(resolved);
+  const base =
+    resolved.type === 'stdio' ? stdioTarget(resolved, context) : httpTarget(resolved, context.auth);
   return tracked(base, managedServerKey(name, entry));
 }
 
-function httpTarget(entry: HttpServerEntry): ServerTarget {
-  return httpServer({ url: entry.url, headers: entry.headers });
+function httpTarget(entry: HttpServerEntry, auth: HttpAuthorizer | undefined): ServerTarget {
+  return httpServer({
+    url: entry.url,
+    headers: entry.headers,
+    ...(auth === undefined ? {} : { auth }),
+  });
 }
 
 function stdioTarget(entry: StdioServerEntry, context: TargetContext): ServerTarget {

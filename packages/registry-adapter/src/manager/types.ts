@@ -2,8 +2,10 @@
  * The public contract of `ServerManager`: its options, what it reports per server, and the
  * events through which every decision it takes is visible.
  */
+
 import type { McpClientOptions, TransportKind } from '@twofold/client/experimental';
 import type { Implementation } from '@twofold/protocol/experimental';
+import type { HttpAuthorizer } from '@twofold/transports/experimental';
 import type { McpConfig } from '../config/types';
 import type { NameRules, ProviderEvent } from '../import/types';
 import type { InputResolver, ToolRegistry } from '../registry/types';
@@ -133,6 +135,12 @@ export interface ServerManagerOptions {
   log?: (line: string) => void;
   /** Receives each stdio server's stderr as it arrives. */
   stderr?: (server: string, chunk: string) => void;
+  /**
+   * Authorization for HTTP server `server` (e.g. one `OAuthProvider` with a shared token store);
+   * `undefined` sends only the entry's `headers`. A server that needs a person to log in and
+   * has no handler fails to start with an `AuthorizationError`, which is not retried.
+   */
+  auth?: (server: string) => HttpAuthorizer | undefined;
   /** Re-read the config file on change and reconcile (with `fromFile`). Default false. */
   watch?: boolean;
   /** Source of randomness for restart jitter, in [0, 1). Default `Math.random`. */
