@@ -53,6 +53,8 @@ export async function authorizationCodeFlow(
   query.set('state', state);
   query.set('resource', context.resource);
   if (flow.scopes.length > 0) query.set('scope', flow.scopes.join(' '));
+  // RFC 9449 §10: bind the code to the DPoP key its exchange will prove.
+  if (context.dpop !== undefined) query.set('dpop_jkt', await context.dpop.calculateThumbprint());
 
   const landed = await runHandler(flow, url, as.issuer, context.resource);
   const callback = checkRedirect(context, landed, flow.redirectUri, state);

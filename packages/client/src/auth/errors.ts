@@ -13,6 +13,8 @@ export type AuthorizationStep =
   | 'authorization'
   | 'redirect'
   | 'token'
+  /** The enterprise grant's exchange of an ID token for an ID-JAG at the identity provider. */
+  | 'token-exchange'
   | 'refresh'
   | 'step-up'
   | 'interaction-required';

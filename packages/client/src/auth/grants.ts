@@ -4,8 +4,8 @@
  * challenge (RFC 9449 §8) is answered once with the nonce the server gave.
  */
 import * as oauth from 'oauth4webapi';
-import type { ClientIdentity } from './identity';
-import { type OAuthHttp, requestOptions, step } from './oauth-http';
+import { type ClientIdentity, identitySecrets } from './identity';
+import { type OAuthHttp, redact, requestOptions, step } from './oauth-http';
 import type { StoredTokens } from './types';
 
 /** What every token request needs. */
@@ -28,7 +28,8 @@ export function exchangeCode(
   verifier: string,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, identity } = context;
-  return request(context, 'token', async (options) =>
+  const secrets = [callback.get('code') ?? undefined, verifier];
+  return request(context, 'token', secrets, async (options) =>
     oauth.processAuthorizationCodeResponse(
       as,
       identity.client,
@@ -51,7 +52,7 @@ export function refresh(
   refreshToken: string,
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, identity } = context;
-  return request(context, 'refresh', async (options) =>
+  return request(context, 'refresh', [refreshToken], async (options) =>
     oauth.processRefreshTokenResponse(
       as,
       identity.client,
@@ -69,7 +70,7 @@ export function clientCredentials(
   scopes: readonly string[],
 ): Promise<oauth.TokenEndpointResponse> {
   const { as, identity } = context;
-  return request(context, 'token', async (options) =>
+  return request(context, 'token', [], async (options) =>
     oauth.processClientCredentialsResponse(
       as,
       identity.client,
@@ -93,7 +94,7 @@ export function jwtBearer(
   const { as, identity } = context;
   const parameters = grantParameters(context, scopes);
   parameters.set('assertion', assertion);
-  return request(context, 'token', async (options) =>
+  return request(context, 'token', [assertion], async (options) =>
     oauth.processGenericTokenEndpointResponse(
       as,
       identity.client,
@@ -133,10 +134,14 @@ function grantParameters(context: GrantContext, scopes: readonly string[]): URLS
 
 type TokenOptions = ReturnType<typeof requestOptions> & { DPoP?: oauth.DPoPHandle };
 
-/** One token request, retried once when the server asks for a (new) DPoP nonce. */
+/**
+ * One token request, retried once when the server asks for a (new) DPoP nonce. Its failure
+ * names neither the client's secret nor any of `secrets` (what the request carried).
+ */
 async function request<T>(
   context: GrantContext,
   name: 'token' | 'refresh',
+  secrets: readonly (string | undefined)[],
   run: (options: TokenOptions) => Promise<T>,
 ): Promise<T> {
   const endpoint = context.as.token_endpoint;
@@ -146,17 +151,17 @@ async function request<T>(
   });
   const what =
     name === 'refresh' ? `Refreshing the token at ${endpoint}` : `The token request to ${endpoint}`;
-  return step(
-    name,
-    what,
-    async () => {
-      try {
-        return await run(options());
-      } catch (error) {
-        if (context.dpop === undefined || !oauth.isDPoPNonceError(error)) throw error;
-        return run(options());
-      }
-    },
-    { issuer: context.as.issuer },
-  );
+  const attempt = async () => {
+    try {
+      return await run(options());
+    } catch (error) {
+      if (context.dpop === undefined || !oauth.isDPoPNonceError(error)) throw error;
+      return run(options());
+    }
+  };
+  try {
+    return await step(name, what, attempt, { issuer: context.as.issuer });
+  } catch (error) {
+    throw redact(error, [...identitySecrets(context.identity), ...secrets]);
+  }
 }

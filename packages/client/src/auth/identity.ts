@@ -6,6 +6,7 @@
  */
 import { type CryptoKey, importPKCS8 } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { dpopAlgorithm } from './dpop';
 import { AuthorizationError } from './errors';
 import { isLoopback, type OAuthHttp, requestOptions, step } from './oauth-http';
 import type { OAuthProviderOptions, StoredClient } from './types';
@@ -92,6 +93,10 @@ async function register(context: IdentityContext): Promise<StoredClient> {
     application_type:
       application_type ??
       (redirectUri === undefined || isLoopback(new URL(redirectUri)) ? 'native' : 'web'),
+    // RFC 9449 §5.2: a client that will always use DPoP here says so.
+    ...(options.dpop === true && dpopAlgorithm(as) !== undefined
+      ? { dpop_bound_access_tokens: true }
+      : {}),
     ...extra,
   };
   const registered = await step(
@@ -170,18 +175,28 @@ function chooseAuthMethod(
  * (RFC 6749 §2.3.1 form encoding leaves unreserved characters as they are). oauth4webapi also
  * encodes `-`, `.`, `_` and `~`, which servers that skip the decoding step then reject.
  */
-function basicAuth(secret: string): oauth.ClientAuth {
+export function basicAuth(secret: string): oauth.ClientAuth {
   return (_as, client, _body, headers) => {
-    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
-    headers.set('authorization', `Basic ${btoa(credentials)}`);
+    headers.set('authorization', `Basic ${basicCredentials(client.client_id, secret)}`);
   };
+}
+
+/** The `client_secret_basic` credentials: a secret too, as far as error messages go. */
+export function basicCredentials(clientId: string, secret: string): string {
+  return btoa(`${encodeURIComponent(clientId)}:${encodeURIComponent(secret)}`);
+}
+
+/** What an identity sends that must not reach an error message. */
+export function identitySecrets(identity: ClientIdentity): string[] {
+  const { clientId, clientSecret } = identity.stored;
+  return clientSecret === undefined ? [] : [clientSecret, basicCredentials(clientId, clientSecret)];
 }
 
 async function identityOf(
   stored: StoredClient,
   as: oauth.AuthorizationServer,
   privateKey?: CryptoKey | string,
-  signingAlgorithm = 'RS256',
+  signingAlgorithm?: string,
 ): Promise<ClientIdentity> {
   const method = stored.tokenEndpointAuthMethod ?? 'none';
   const client: oauth.Client = { client_id: stored.clientId, token_endpoint_auth_method: method };
@@ -204,11 +219,51 @@ async function identityOf(
       if (privateKey === undefined) throw missing('private key');
       const key =
         typeof privateKey === 'string'
-          ? await importPKCS8(privateKey, signingAlgorithm)
+          ? await importSigningKey(privateKey, signingAlgorithm, as)
           : privateKey;
+      // oauth4webapi signs the assertion with iss = sub = client_id and aud = the issuer
+      // identifier (RFC 7523bis), a fresh jti and a short expiry.
       return { client, auth: oauth.PrivateKeyJwt({ key }), stored };
     }
     default:
       return { client, auth: oauth.None(), stored };
   }
+}
+
+/** Algorithms a PEM key is tried as when none is named, after the server's own list. */
+const KEY_ALGORITHMS = ['RS256', 'ES256', 'PS256', 'ES384', 'ES512', 'Ed25519'];
+
+/**
+ * A PKCS#8 PEM key for `private_key_jwt`: as `algorithm` when named, else as the first
+ * algorithm it loads as (an EC or RSA key refuses the others). The key's text never reaches
+ * an error message.
+ */
+async function importSigningKey(
+  pem: string,
+  algorithm: string | undefined,
+  as: oauth.AuthorizationServer,
+): Promise<CryptoKey> {
+  const candidates =
+    algorithm !== undefined
+      ? [algorithm]
+      : [
+          ...new Set([
+            ...(as.token_endpoint_auth_signing_alg_values_supported ?? []),
+            ...KEY_ALGORITHMS,
+          ]),
+        ];
+  for (const candidate of candidates) {
+    try {
+      return await importPKCS8(pem, candidate);
+    } catch {
+      // not this algorithm
+    }
+  }
+  throw new AuthorizationError(
+    'client-registration',
+    algorithm !== undefined
+      ? `The private key for private_key_jwt is not a PKCS#8 PEM key for ${algorithm}`
+      : 'The private key for private_key_jwt is not a PKCS#8 PEM key this client can sign with',
+    { details: { issuer: as.issuer, ...(algorithm === undefined ? {} : { algorithm }) } },
+  );
 }

@@ -89,3 +89,25 @@ export function explain(
     details: typeof code === 'string' ? { ...details, reason: code } : details,
   });
 }
+
+/**
+ * `error` with every occurrence of `secrets` (a client secret, an assertion, a refresh token)
+ * in its message and details masked: a server may echo what it was sent in its
+ * `error_description`. Other errors are returned as they are.
+ */
+export function redact(error: unknown, secrets: readonly (string | undefined)[]): unknown {
+  if (!(error instanceof AuthorizationError)) return error;
+  const known = secrets.filter((secret): secret is string => (secret?.length ?? 0) >= 4);
+  const scrub = (text: string) =>
+    known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
+  const details = Object.fromEntries(
+    Object.entries(error.details ?? {}).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? scrub(value) : value,
+    ]),
+  );
+  const message = scrub(error.message);
+  if (message === error.message && JSON.stringify(details) === JSON.stringify(error.details ?? {}))
+    return error;
+  return new AuthorizationError(error.step, message, { details });
+}

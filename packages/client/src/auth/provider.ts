@@ -19,14 +19,17 @@ import {
   discoverResource,
   fallbackAuthorizationServer,
 } from './discovery';
+import { DpopBinding, type DpopKey, type Presented, restoreDpopKey, storeDpopKey } from './dpop';
+import { enterpriseGrant } from './enterprise';
 import { AuthorizationError } from './errors';
 import { clientCredentials, type GrantContext, jwtBearer, refresh, storedTokens } from './grants';
 import { type ClientIdentity, resolveIdentity } from './identity';
 import { InMemoryTokenStore, keyString } from './memory-store';
-import type { OAuthHttp } from './oauth-http';
+import { type OAuthHttp, step } from './oauth-http';
 import type {
   AuthorizationHandler,
   OAuthProviderOptions,
+  StoredCredentials,
   StoredTokens,
   TokenKey,
   TokenStore,
@@ -39,6 +42,8 @@ interface Session {
   scopesSupported: readonly string[] | undefined;
   identity?: ClientIdentity;
   tokens?: StoredTokens;
+  /** The DPoP key the tokens are (to be) bound to, when DPoP is in use. */
+  dpop?: DpopKey | undefined;
   /** Every scope asked for so far: re-authorization asks for their union with the challenge's. */
   requested: Set<string>;
   /** Logins and refreshes in a row without a successful response. */
@@ -53,8 +58,10 @@ const EXPIRY_MARGIN_MS = 30_000;
  * `httpServer`. It finds the authorization server from the server's 401 (RFC 9728, RFC 8414,
  * OpenID Connect discovery), identifies the client (pre-registered, Client ID Metadata
  * Document, or Dynamic Client Registration), runs the authorization code flow with PKCE
- * through your {@link AuthorizationHandler} (or a client credentials / JWT bearer grant), keeps
- * the tokens in a {@link TokenStore}, refreshes them, and steps up on `insufficient_scope`.
+ * through your {@link AuthorizationHandler} (or a client credentials, JWT bearer or
+ * enterprise-managed grant), keeps the tokens in a {@link TokenStore}, refreshes them, and steps
+ * up on `insufficient_scope`. With `dpop: true` the tokens are bound to a DPoP key (RFC 9449)
+ * wherever the authorization server supports it.
  *
  * @example
  * ```ts
@@ -78,8 +85,9 @@ export class OAuthProvider implements HttpAuthorizer {
   readonly #store: TokenStore;
   readonly #sessions = new Map<string, Session>();
   readonly #metadata = new Map<string, oauth.AuthorizationServer>();
-  /** The token each request went out with, to tell a stale rejection from a fresh one. */
-  readonly #sent = new WeakMap<HttpAuthRequest, string | undefined>();
+  /** What each request went out with, to tell a stale rejection from a fresh one. */
+  readonly #sent = new WeakMap<HttpAuthRequest, Presented>();
+  readonly #dpop: DpopBinding;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: OAuthProviderOptions = {}) {
@@ -89,6 +97,7 @@ export class OAuthProvider implements HttpAuthorizer {
       fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
       timeoutMs: options.requestTimeoutMs ?? 30_000,
     };
+    this.#dpop = new DpopBinding(options.dpop === true);
   }
 
   /** @internal The transport asks before each request. */
@@ -102,15 +111,23 @@ export class OAuthProvider implements HttpAuthorizer {
       await this.#serialized(() => this.#refreshQuietly(session));
     }
     const token = usable(session?.tokens);
-    this.#sent.set(request, token);
+    this.#sent.set(request, { token });
     if (token === undefined || request.url.origin !== request.endpoint.origin) return {};
-    return { authorization: `Bearer ${token}` };
+    if (session?.tokens?.tokenType !== 'dpop') return { authorization: `Bearer ${token}` };
+    // A DPoP-bound token without its key cannot be presented: the 401 gets a new one.
+    if (session.dpop === undefined) return {};
+    const { headers, presented } = await this.#dpop.present(session.dpop, token, request);
+    this.#sent.set(request, presented);
+    return headers;
   }
 
   /** @internal The transport reports a 401 or 403. */
   challenge(request: HttpAuthRequest, response: HttpAuthResponse): Promise<boolean> {
     return this.#serialized(async () => {
-      const sent = this.#sent.get(request);
+      const presented = this.#sent.get(request);
+      const sent = presented?.token;
+      // A resource server nonce to put in the proof: the token is fine.
+      if (this.#dpop.wantsNonce(request.url, response, presented)) return true;
       // Another request renewed the token while this one was out: just send it again.
       if (usable(this.#sessions.get(endpointKey(request.endpoint))?.tokens) !== sent) return true;
       const challenge = oauthChallenge(response.headers.get('www-authenticate'));
@@ -122,8 +139,9 @@ export class OAuthProvider implements HttpAuthorizer {
     });
   }
 
-  /** @internal A response that was not a challenge: the token works. */
+  /** @internal A response that was not a challenge: the token works (and may bring a DPoP nonce). */
   observe(request: HttpAuthRequest, response: HttpAuthResponse): void {
+    this.#dpop.observe(request.url, response.headers);
     const session = this.#sessions.get(endpointKey(request.endpoint));
     if (session !== undefined && response.status < 400) session.attempts = 0;
   }
@@ -200,10 +218,16 @@ export class OAuthProvider implements HttpAuthorizer {
   async #renew(session: Session, sent: string | undefined): Promise<boolean> {
     const stored = await this.#store.get(session.key);
     const kept = stored?.tokens;
-    if (kept !== undefined && usable(kept) !== undefined && kept.accessToken !== sent) {
-      session.tokens = kept;
+    if (
+      kept !== undefined &&
+      usable(kept) !== undefined &&
+      kept.accessToken !== sent &&
+      (await this.#adopt(session, stored))
+    ) {
       return true;
     }
+    // A refresh token from the store is bound to the store's DPoP key, if it has one.
+    session.dpop ??= await restoreDpopKey(stored?.dpopKey);
     const refreshToken = kept?.refreshToken ?? session.tokens?.refreshToken;
     if (refreshToken === undefined) return false;
     // A refreshed token that is rejected again counts like a login: a 401 loop stays bounded.
@@ -223,9 +247,9 @@ export class OAuthProvider implements HttpAuthorizer {
         if (
           stored?.tokens !== undefined &&
           usable(stored.tokens) !== undefined &&
-          stored.tokens.accessToken !== session.tokens?.accessToken
+          stored.tokens.accessToken !== session.tokens?.accessToken &&
+          (await this.#adopt(session, stored))
         ) {
-          session.tokens = stored.tokens;
           return;
         }
         const context = await this.#grantContext(session, undefined);
@@ -309,8 +333,13 @@ export class OAuthProvider implements HttpAuthorizer {
     const context = await this.#grantContext(session, redirectUri);
     let response: oauth.TokenEndpointResponse;
     if (grant.type === 'client_credentials') response = await clientCredentials(context, scopes);
-    else if (grant.type === 'jwt_bearer')
-      response = await jwtBearer(context, await grant.assertion(), scopes);
+    else if (grant.type === 'jwt_bearer') {
+      const assertion = await step('token', 'Getting the JWT bearer assertion', async () =>
+        grant.assertion(),
+      );
+      response = await jwtBearer(context, assertion, scopes);
+    } else if (grant.type === 'enterprise')
+      response = await enterpriseGrant(context, grant, scopes);
     else {
       response = await authorizationCodeFlow(context, {
         handler: handler as AuthorizationHandler,
@@ -348,20 +377,38 @@ export class OAuthProvider implements HttpAuthorizer {
         redirectUri,
       });
     }
+    session.dpop = await this.#dpop.keyFor(session.as, session.dpop);
     return {
       http: this.#http,
       as: session.as,
       identity: session.identity,
       resource: session.key.resource,
+      dpop: session.dpop?.handle,
     };
+  }
+
+  /** Takes stored tokens (another process got them); a DPoP-bound one only with its key. */
+  async #adopt(session: Session, stored: StoredCredentials | undefined): Promise<boolean> {
+    const tokens = stored?.tokens;
+    if (tokens === undefined) return false;
+    if (tokens.tokenType === 'dpop') {
+      const key = await restoreDpopKey(stored?.dpopKey);
+      if (key === undefined) return false;
+      session.dpop = key;
+    }
+    session.tokens = tokens;
+    return true;
   }
 
   async #save(session: Session): Promise<void> {
     const client = session.identity?.stored;
+    const bound = session.tokens?.tokenType === 'dpop' ? session.dpop : undefined;
     await this.#store.set(session.key, {
       ...(session.tokens === undefined ? {} : { tokens: session.tokens }),
       // Only a dynamic registration is worth keeping: the others come from the options.
       ...(client?.source === 'dynamic' ? { client } : {}),
+      // The key a DPoP-bound token needs, so that another process can present it.
+      ...(bound === undefined ? {} : { dpopKey: await storeDpopKey(bound) }),
     });
   }
 

@@ -120,7 +120,11 @@ export interface PreRegisteredClient {
   clientSecret?: string;
   /** A private key for `private_key_jwt` (a `CryptoKey`, or a PKCS#8 PEM string). */
   privateKey?: CryptoKey | string;
-  /** JWS algorithm of `privateKey`. Default RS256. */
+  /**
+   * JWS algorithm of a PEM `privateKey` (a `CryptoKey` carries its own). Default: the first
+   * the key loads as, trying the server's `token_endpoint_auth_signing_alg_values_supported`,
+   * then RS256, ES256, PS256, ES384, ES512 and Ed25519.
+   */
   signingAlgorithm?: string;
   /** Default: chosen from what the server supports and what is given here. */
   tokenEndpointAuthMethod?:
@@ -140,8 +144,40 @@ export interface PreRegisteredClient {
 export type OAuthGrant =
   | { type: 'authorization_code' }
   | { type: 'client_credentials' }
-  /** RFC 7523 JWT bearer grant, e.g. a workload identity token. */
-  | { type: 'jwt_bearer'; assertion: () => string | Promise<string> };
+  /**
+   * RFC 7523 JWT bearer grant, e.g. a workload identity token. `assertion` is asked for each
+   * time a token is needed (a workload's token rotates); a rejected one is not retried.
+   */
+  | { type: 'jwt_bearer'; assertion: () => string | Promise<string> }
+  /**
+   * Enterprise-managed authorization (the Identity Assertion JWT Authorization Grant): the
+   * person's ID token from single sign-on is exchanged at the enterprise identity provider
+   * (RFC 8693) for an ID-JAG naming this server's authorization server and resource, which is
+   * then redeemed there with the JWT bearer grant (RFC 7523). No browser is involved. `client`
+   * holds this client's credentials at the MCP authorization server.
+   */
+  | {
+      type: 'enterprise';
+      idp: EnterpriseIdentityProvider;
+      idToken: () => string | Promise<string>;
+    };
+
+/**
+ * The enterprise identity provider of an `enterprise` grant: where the ID token is exchanged
+ * for an ID-JAG, and who this client is there.
+ *
+ * @experimental
+ */
+export interface EnterpriseIdentityProvider {
+  /** The identity provider's issuer identifier (the `iss` of its ID tokens). */
+  issuer: string;
+  /** Its token endpoint. Default: from its metadata (RFC 8414 / OpenID Connect discovery). */
+  tokenEndpoint?: string;
+  /** This client's id at the identity provider. */
+  clientId: string;
+  /** This client's secret there, sent with `client_secret_basic`; none for a public client. */
+  clientSecret?: string;
+}
 
 /**
  * Options of `OAuthProvider`.
@@ -169,7 +205,12 @@ export interface OAuthProviderOptions {
   scope?: string;
   /** Ask for a refresh token (`offline_access` where the server supports it). Default true. */
   offlineAccess?: boolean;
-  /** Sender-constrained tokens (RFC 9449) where the authorization server supports DPoP. Default false. */
+  /**
+   * Sender-constrained tokens (RFC 9449) where the authorization server advertises
+   * `dpop_signing_alg_values_supported` (ES256 when listed, else another asymmetric algorithm):
+   * token requests and MCP requests carry DPoP proofs, and resource server nonces are honoured.
+   * The key pair is kept in the store beside the tokens bound to it. Default false.
+   */
   dpop?: boolean;
   /** Authorization flows in a row without a successful response before giving up. Default 3. */
   maxAuthorizationAttempts?: number;
