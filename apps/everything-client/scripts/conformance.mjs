@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Runs the MCP conformance suite's client scenarios against the everything client, for each
- * spec revision below, and judges the results against conformance/expected-failures.json (the
+ * spec revision below (with the authorization extension scenarios, forced), and judges the results against conformance/expected-failures.json (the
  * rules are in @twofold/conformance: unlisted failures and stale entries both fail the run).
  * For each
  * scenario the suite starts a scenario server and runs the client as `<command> <server-url>`
@@ -20,6 +20,20 @@ import * as suite from '@twofold/conformance';
 const APP = dirname(dirname(fileURLToPath(import.meta.url)));
 const EXPECTED_FILE = join(APP, 'conformance', 'expected-failures.json');
 const REVISIONS = ['2026-07-28', '2025-11-25'];
+/**
+ * The authorization extension scenarios: `conformance list` names them under no revision, so
+ * they run with `--force`, at the revisions given here.
+ */
+const EXTENSION_SCENARIOS = {
+  '2026-07-28': [
+    'auth/client-credentials-jwt',
+    'auth/client-credentials-basic',
+    'auth/enterprise-managed-authorization',
+    'auth/dpop',
+    'auth/dpop-nonce',
+    'auth/wif-jwt-bearer',
+  ],
+};
 const EXCLUDED = /^$/;
 const GLOBAL_TIMEOUT_MS = 15 * 60_000;
 const SCENARIO_TIMEOUT_MS = 30_000;
@@ -58,10 +72,11 @@ async function listScenarios(specVersion) {
   return names.filter((name) => !EXCLUDED.test(name));
 }
 
-/** Runs one scenario at one revision; resolves with its outcome for `judge`. */
-function runScenario(command, specVersion, scenario) {
+/** Runs one scenario at one revision (forced when it is an extension's); resolves with its outcome for `judge`. */
+function runScenario(command, specVersion, scenario, force) {
   const args = ['client', '--command', command, '--scenario', scenario];
   args.push('--spec-version', specVersion, '--timeout', String(SCENARIO_TIMEOUT_MS));
+  if (force) args.push('--force');
   return suite.runSuite(args, async ({ output, code, outputDir }) => {
     // A scenario name with a slash (auth/…) nests its result folder one level deeper.
     const dir = (await readdir(outputDir, { recursive: true }))
@@ -117,12 +132,14 @@ async function main() {
   const jobs = [];
   for (const specVersion of versions) {
     const scenarios = await listScenarios(specVersion);
-    for (const scenario of scenarios) {
-      if (!only || only.includes(scenario)) jobs.push({ specVersion, scenario });
+    const forced = (EXTENSION_SCENARIOS[specVersion] ?? []).filter((s) => !scenarios.includes(s));
+    for (const scenario of [...scenarios, ...forced]) {
+      const force = forced.includes(scenario);
+      if (!only || only.includes(scenario)) jobs.push({ specVersion, scenario, force });
     }
   }
-  const outcomes = await mapLimit(jobs, CONCURRENCY, ({ specVersion, scenario }) =>
-    runScenario(command, specVersion, scenario),
+  const outcomes = await mapLimit(jobs, CONCURRENCY, ({ specVersion, scenario, force }) =>
+    runScenario(command, specVersion, scenario, force),
   );
   const rowsByVersion = new Map();
   for (const specVersion of versions) {

@@ -1,6 +1,6 @@
 /** Scenario name (as the conformance suite names it) → what the client does for it. */
 import type { Scenario } from '../run';
-import { authorization } from './auth';
+import { authorization, clientCredentials, enterpriseManaged, workloadIdentity } from './auth';
 import { basic } from './basic';
 import { elicitationDefaults } from './elicitation-defaults';
 import { customHeaders, invalidToolHeaders, standardHeaders } from './http-headers';
@@ -42,8 +42,22 @@ const AUTH_SCENARIOS = [
   '2025-03-26-oauth-endpoint-fallback',
 ].map((name) => `auth/${name}`);
 
+/**
+ * The authorization extension scenarios: not listed per spec version (the suite runs them
+ * with `--force`); the DPoP ones are the code flow with sender-constrained tokens.
+ */
+export const AUTH_EXTENSION_SCENARIOS: Readonly<Record<string, Scenario>> = {
+  'auth/client-credentials-jwt': clientCredentials,
+  'auth/client-credentials-basic': clientCredentials,
+  'auth/wif-jwt-bearer': workloadIdentity,
+  'auth/enterprise-managed-authorization': enterpriseManaged,
+  'auth/dpop': authorization,
+  'auth/dpop-nonce': authorization,
+};
+
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [name, authorization])),
+  ...AUTH_EXTENSION_SCENARIOS,
   initialize: basic,
   tools_call: basic,
   'elicitation-sep1034-client-defaults': elicitationDefaults,
