@@ -142,6 +142,29 @@ describe('everything-server protected mode', () => {
     expectNoLeftovers(await leftovers([pid]), 'everything-server');
   });
 
+  it('accepts tokens for --auth-audience instead of the endpoint URL', async () => {
+    const audience = 'api://everything';
+    const server = await start([
+      '--http',
+      '--auth-jwks',
+      jwks.url,
+      '--auth-issuer',
+      ISSUER,
+      '--auth-audience',
+      audience,
+    ]);
+    const list = async (aud: string) =>
+      modernPost(server.url, 1, 'tools/list', modernParams(), {
+        headers: { authorization: `Bearer ${await mint(key, { aud, sub: 'alice' })}` },
+      });
+    expect((await list(audience)).status).toBe(200);
+    expect((await list(server.url.href)).status).toBe(401);
+    const pid = server.child.pid as number;
+    process.kill(-pid, 'SIGTERM');
+    expect(await server.exited).toBe(0);
+    expectNoLeftovers(await leftovers([pid]), 'everything-server');
+  });
+
   it('documents the flags in --help and refuses protected mode without --http', () => {
     const help = spawnSync(process.execPath, nodeArgs(['--help']), { cwd: APP, encoding: 'utf8' });
     expect(help.status).toBe(0);

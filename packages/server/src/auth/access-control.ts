@@ -37,11 +37,6 @@ function credentialOf(request: Request): Credential {
 
 const exactly = (granted: readonly string[], required: string) => granted.includes(required);
 
-/** Canonical form of a resource URI for comparison (scheme and host are case-insensitive). */
-function canonical(uri: string): string | undefined {
-  return URL.canParse(uri) ? new URL(uri).href : undefined;
-}
-
 /** Checks the `auth` option (throwing a `TypeError`) and builds the access control. */
 export function createResourceServer(
   server: ServedServer,
@@ -53,7 +48,6 @@ export function createResourceServer(
   const metadata = resolveMetadata(options.resourceMetadata);
   const endpointScopes = checkScopes('auth', options.requiredScopes);
   const satisfied = options.scopeSatisfied ?? exactly;
-  const resource = canonical(metadata.resource);
   const refuse = (challenge: Challenge) => challengeResponse(challenge, metadata.url);
   const missing = (auth: AuthInfo, scopes: readonly string[]) =>
     scopes.some((scope) => !satisfied(auth.scopes, scope));
@@ -77,12 +71,10 @@ export function createResourceServer(
       const text = error.message.includes(credential.token) ? undefined : error.message;
       return invalid(text ?? 'The access token is not valid');
     }
+    // The audience is the verifier's to check (it may be an API identifier, not the URL); the
+    // expiry is checked here too, so a verifier that only looks tokens up cannot miss it.
     if (auth.expiresAt !== undefined && auth.expiresAt * 1000 <= Date.now()) {
       return invalid('The access token has expired');
-    }
-    // Defence in depth for verifiers that do not check the audience themselves.
-    if (auth.resource !== undefined && canonical(auth.resource) !== resource) {
-      return invalid('The access token was issued for another resource');
     }
     if (missing(auth, endpointScopes)) {
       return refuse({

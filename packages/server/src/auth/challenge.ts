@@ -38,8 +38,9 @@ export function challengeHeader(challenge: Challenge, metadataUrl: string): stri
 }
 
 /**
- * The HTTP answer of `challenge`: its status, the `WWW-Authenticate` header (exposed to browser
- * clients) and the same facts as an OAuth error object, for clients that read bodies.
+ * The HTTP answer of `challenge`: its status, the `WWW-Authenticate` header (listed as exposed,
+ * for hosts that add CORS) and the same facts as an OAuth error object, for clients that read
+ * bodies.
  */
 export function challengeResponse(challenge: Challenge, metadataUrl: string): Response {
   const body: Record<string, string> = {};

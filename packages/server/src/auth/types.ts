@@ -25,14 +25,15 @@ export interface AuthInfo {
   readonly scopes: readonly string[];
   /** When it expires, in seconds since the epoch (`exp`); the handler refuses it from then on. */
   readonly expiresAt?: number | undefined;
-  /** The resource (audience) it was issued for; when set, it must be this server's. */
+  /** The resource (audience) it was issued for, as the verifier matched it. */
   readonly resource?: string | undefined;
   /** Anything else the verifier wants handlers to see (the JWT verifier puts `claims` here). */
   readonly extra?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
- * Checks a bearer token and says what it grants. Throw {@link InvalidTokenError} (or any
+ * Checks a bearer token and says what it grants; it must check that the token was issued for
+ * this server (its audience). Throw {@link InvalidTokenError} (or any
  * `LocalError` coded `UNAUTHORIZED`) when the token is malformed, expired, revoked, badly
  * signed or issued for another resource: the client gets a 401 `invalid_token` challenge. Any
  * other failure (the key set cannot be fetched) is the server's: a 500, reported to `onerror`.
