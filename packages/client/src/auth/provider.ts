@@ -74,7 +74,9 @@ const EXPIRY_MARGIN_MS = 30_000;
  *     authorize: async ({ url }) => openBrowserAndWaitForRedirect(url),
  *   },
  * });
- * const client = await McpClient.connect(httpServer({ url: 'https://mcp.example.com/mcp', auth }));
+ * const client = await McpClient.connect(httpServer({ url: 'https://mcp.example.com/mcp', auth }), {
+ *   clientInfo: { name: 'my-app', version: '1.0.0' },
+ * });
  * ```
  *
  * @experimental
