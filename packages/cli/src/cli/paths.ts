@@ -1,6 +1,6 @@
 /**
- * Where the CLI keeps things between runs (cached results, era verdicts) and where it looks for
- * an `mcp.json`, following the XDG conventions (and their Windows counterparts).
+ * Where the CLI keeps things between runs (cached results, era verdicts, OAuth tokens) and where
+ * it looks for an `mcp.json`, following the XDG conventions (and their Windows counterparts).
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -19,6 +19,26 @@ export function cacheDir(io: Pick<CliIo, 'env'>): string {
 }
 
 /**
+ * Where OAuth tokens are kept: `TWOFOLD_AUTH_DIR`, else `twofold/auth` in the configuration
+ * directory (`$XDG_CONFIG_HOME`, else `~/.config`; `%APPDATA%` on Windows). Not the cache
+ * directory: clearing a cache must not log anyone out, nor tokens sit where caches get shared.
+ */
+export function authDir(io: Pick<CliIo, 'env'>): string {
+  if (io.env.TWOFOLD_AUTH_DIR) return io.env.TWOFOLD_AUTH_DIR;
+  return join(configBase(io), 'twofold', 'auth');
+}
+
+/** `$XDG_CONFIG_HOME`, else `%APPDATA%` on Windows, else `~/.config`. */
+function configBase(io: Pick<CliIo, 'env'>): string {
+  return (
+    io.env.XDG_CONFIG_HOME ??
+    (process.platform === 'win32' && io.env.APPDATA
+      ? io.env.APPDATA
+      : join(io.env.HOME ?? homedir(), '.config'))
+  );
+}
+
+/**
  * The `mcp.json` to use: `--config`, else `TWOFOLD_CONFIG`, else `./mcp.json` when it exists,
  * else `$XDG_CONFIG_HOME/twofold/mcp.json` (`~/.config/twofold/mcp.json`).
  */
@@ -27,10 +47,5 @@ export function configPath(io: Pick<CliIo, 'env' | 'cwd'>, given: string | undef
   if (io.env.TWOFOLD_CONFIG) return resolve(io.cwd, io.env.TWOFOLD_CONFIG);
   const local = join(io.cwd, 'mcp.json');
   if (existsSync(local)) return local;
-  const base =
-    io.env.XDG_CONFIG_HOME ??
-    (process.platform === 'win32' && io.env.APPDATA
-      ? io.env.APPDATA
-      : join(io.env.HOME ?? homedir(), '.config'));
-  return join(base, 'twofold', 'mcp.json');
+  return join(configBase(io), 'twofold', 'mcp.json');
 }
