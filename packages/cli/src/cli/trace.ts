@@ -1,11 +1,12 @@
 /**
  * `--verbose`: every message to and from the server on stderr, one line each, with values of
- * secret-named fields masked. The target is wrapped, so the trace shows exactly what the client
- * sends and receives, probes and retries included.
+ * secret-named fields and credentials masked (./mask). The target is wrapped, so the trace shows
+ * exactly what the client sends and receives, probes and retries included. HTTP headers
+ * (`Authorization` among them) are never shown here; OAuth requests have their own trace.
  */
 import type { HttpTransportRequest, ServerTarget } from '@twofold/client/experimental';
 import type { JsonRpcMessage, Transport } from '@twofold/protocol/experimental';
-import { isSecretKeyName } from '@twofold/registry-adapter/experimental';
+import { maskedJsonValue } from './mask';
 
 /** `target`, with each transport it opens traced to `write`. */
 export function tracedTarget(target: ServerTarget, write: (line: string) => void): ServerTarget {
@@ -26,7 +27,7 @@ export function tracedTarget(target: ServerTarget, write: (line: string) => void
 /** A proxy of `transport` that reports what passes through it. */
 function traced(transport: Transport, n: number, write: (line: string) => void): Transport {
   const show = (arrow: string, message: JsonRpcMessage) =>
-    write(`${arrow}${n} ${JSON.stringify(message, masked)}`);
+    write(`${arrow}${n} ${JSON.stringify(message, maskedJsonValue)}`);
   return new Proxy(transport, {
     get(inner, property) {
       if (property === 'send') {
@@ -50,9 +51,4 @@ function traced(transport: Transport, n: number, write: (line: string) => void):
       return Reflect.set(inner, property, value, inner);
     },
   });
-}
-
-/** JSON replacer masking values of secret-named fields. */
-function masked(key: string, value: unknown): unknown {
-  return key !== '' && typeof value === 'string' && isSecretKeyName(key) ? '***' : value;
 }
