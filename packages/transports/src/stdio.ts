@@ -16,6 +16,8 @@ export {
 } from './framing/index';
 export {
   DEFAULT_INHERITED_ENV_VARS,
+  DEFAULT_INPUT_END_GRACE_MS,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
   DEFAULT_STDERR_TAIL_BYTES,
   type InvalidLineHandler,
   type NdjsonStreamOptions,

@@ -6,7 +6,12 @@ export {
   type StdioCloseTimeouts,
   type StdioExitInfo,
 } from './client-transport';
-export { StdioServerTransport, type StdioServerTransportOptions } from './server-transport';
+export {
+  DEFAULT_INPUT_END_GRACE_MS,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
+  StdioServerTransport,
+  type StdioServerTransportOptions,
+} from './server-transport';
 export { DEFAULT_STDERR_TAIL_BYTES } from './stderr-ring';
 export type {
   InvalidLineHandler,

@@ -130,6 +130,9 @@ export abstract class NdjsonStreamTransport implements Transport {
     if (this.state === 'starting') this.state = 'open';
   }
 
+  /** Sees each message just before `onmessage` does (the server tracks what awaits an answer). */
+  protected delivered(_message: JsonRpcMessage): void {}
+
   /** Registers cleanup that `finish()` runs (listener removal, stream teardown). */
   protected onFinish(detach: () => void): void {
     this.detachers.push(detach);
@@ -165,6 +168,7 @@ export abstract class NdjsonStreamTransport implements Transport {
   private deliver(frame: NdjsonFrame): void {
     if (this.state !== 'open') return;
     if (frame.ok) {
+      this.delivered(frame.message);
       try {
         this.onmessage?.(frame.message);
       } catch (error) {
