@@ -16,6 +16,8 @@ export interface ClientIdentity {
   client: oauth.Client;
   auth: oauth.ClientAuth;
   stored: StoredClient;
+  /** The `private_key_jwt` assertion `auth` signed last, kept out of error messages. */
+  lastAssertion?: () => string | undefined;
 }
 
 /** What choosing an identity needs. */
@@ -189,7 +191,11 @@ export function basicCredentials(clientId: string, secret: string): string {
 /** What an identity sends that must not reach an error message. */
 export function identitySecrets(identity: ClientIdentity): string[] {
   const { clientId, clientSecret } = identity.stored;
-  return clientSecret === undefined ? [] : [clientSecret, basicCredentials(clientId, clientSecret)];
+  const assertion = identity.lastAssertion?.();
+  return [
+    ...(clientSecret === undefined ? [] : [clientSecret, basicCredentials(clientId, clientSecret)]),
+    ...(assertion === undefined ? [] : [assertion]),
+  ];
 }
 
 async function identityOf(
@@ -223,7 +229,13 @@ async function identityOf(
           : privateKey;
       // oauth4webapi signs the assertion with iss = sub = client_id and aud = the issuer
       // identifier (RFC 7523bis), a fresh jti and a short expiry.
-      return { client, auth: oauth.PrivateKeyJwt({ key }), stored };
+      const sign = oauth.PrivateKeyJwt({ key });
+      let last: string | undefined;
+      const auth: oauth.ClientAuth = async (server, self, body, headers) => {
+        await sign(server, self, body, headers);
+        last = body.get('client_assertion') ?? undefined;
+      };
+      return { client, auth, stored, lastAssertion: () => last };
     }
     default:
       return { client, auth: oauth.None(), stored };

@@ -97,7 +97,15 @@ export function explain(
  */
 export function redact(error: unknown, secrets: readonly (string | undefined)[]): unknown {
   if (!(error instanceof AuthorizationError)) return error;
-  const known = secrets.filter((secret): secret is string => (secret?.length ?? 0) >= 4);
+  // As sent, and as a form or a URL would carry it.
+  const known = secrets
+    .filter((secret): secret is string => (secret?.length ?? 0) >= 4)
+    .flatMap((secret) => [
+      secret,
+      encodeURIComponent(secret),
+      new URLSearchParams({ s: secret }).toString().slice(2),
+    ])
+    .sort((a, b) => b.length - a.length);
   const scrub = (text: string) =>
     known.reduce((masked, secret) => masked.split(secret).join('[redacted]'), text);
   const details = Object.fromEntries(
