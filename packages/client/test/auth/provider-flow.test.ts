@@ -8,9 +8,33 @@ import { AuthorizationError } from '../../src/auth/errors';
 import { InMemoryTokenStore } from '../../src/auth/memory-store';
 import { OAuthProvider } from '../../src/auth/provider';
 import { useEraCleanups } from '../support/era-targets';
-import { listTools, scriptedBrowser, startScripted } from '../support/oauth-scripted';
+import {
+  DEFAULT_SCRIPT,
+  listTools,
+  type ScriptedServer,
+  scriptedBrowser,
+  startScripted,
+} from '../support/oauth-scripted';
 
 useEraCleanups();
+
+/** A server that, once `on`, rejects the first token it issued (as if it were revoked). */
+const revoking = {
+  on: false,
+  accepts(authorization: string | undefined, tokens: readonly string[]): 200 | 401 {
+    if (authorization === undefined || (revoking.on && authorization === 'Bearer at-1')) return 401;
+    return tokens.includes(authorization.slice('Bearer '.length)) ? 200 : 401;
+  },
+};
+
+/** Two calls through one provider, the first token revoked in between. */
+async function twoCallsRevokingTheFirstToken(server: ScriptedServer): Promise<void> {
+  revoking.on = false;
+  const auth = new OAuthProvider({ handler: scriptedBrowser() });
+  await listTools(server.url, auth, 1);
+  revoking.on = true;
+  await listTools(server.url, auth, 2);
+}
 
 describe('OAuthProvider: the authorization code flow', () => {
   it('discovers, registers, authorizes with PKCE and retries the request with the token', async () => {
@@ -67,19 +91,8 @@ describe('OAuthProvider: the authorization code flow', () => {
   });
 
   it('refreshes a rejected token instead of asking the person again', async () => {
-    let rejectFirst = false;
-    const server = await startScripted({
-      accepts: (authorization, tokens) =>
-        authorization === undefined || (rejectFirst && authorization === 'Bearer at-1')
-          ? 401
-          : tokens.includes(authorization.slice(7))
-            ? 200
-            : 401,
-    });
-    const auth = new OAuthProvider({ handler: scriptedBrowser() });
-    await listTools(server.url, auth, 1);
-    rejectFirst = true;
-    await listTools(server.url, auth, 2);
+    const server = await startScripted({ accepts: revoking.accepts });
+    await twoCallsRevokingTheFirstToken(server);
     expect(server.authorizations).toHaveLength(1);
     expect(server.tokenRequests.map((form) => form.get('grant_type'))).toEqual([
       'authorization_code',
@@ -108,31 +121,14 @@ describe('OAuthProvider: the authorization code flow', () => {
   });
 
   it('a refused refresh (invalid_grant) falls back to a new authorization', async () => {
-    let rejectFirst = false;
     const server = await startScripted({
       token: (body, issued) =>
         body.get('grant_type') === 'refresh_token'
           ? { status: 400, body: { error: 'invalid_grant', error_description: 'revoked' } }
-          : {
-              status: 200,
-              body: {
-                access_token: `at-${issued}`,
-                token_type: 'Bearer',
-                expires_in: 3600,
-                refresh_token: `rt-${issued}`,
-              },
-            },
-      accepts: (authorization, tokens) =>
-        authorization === undefined || (rejectFirst && authorization === 'Bearer at-1')
-          ? 401
-          : tokens.includes(authorization.slice(7))
-            ? 200
-            : 401,
+          : DEFAULT_SCRIPT.token(body, issued),
+      accepts: revoking.accepts,
     });
-    const auth = new OAuthProvider({ handler: scriptedBrowser() });
-    await listTools(server.url, auth, 1);
-    rejectFirst = true;
-    await listTools(server.url, auth, 2);
+    await twoCallsRevokingTheFirstToken(server);
     expect(server.authorizations).toHaveLength(2);
   });
 
