@@ -10,6 +10,7 @@
  * Runtime-neutral: `Uint8Array` and `TextDecoder` only.
  */
 import {
+  ErrorCode,
   type JsonRpcMessage,
   LocalError,
   LocalErrorCode,
@@ -50,7 +51,8 @@ export interface NdjsonDecoderOptions {
 
 /**
  * One outcome of framing: a valid JSON-RPC message, or a `LocalError` for input that was not
- * one. `INVALID_MESSAGE` errors carry `details.text` (the line, truncated) and `details.reason`;
+ * one. `INVALID_MESSAGE` errors carry `details.text` (the line, truncated), `details.reason`, and
+ * `details.id` when the line was JSON whose request id could be read (the id to answer with);
  * `MESSAGE_TOO_LARGE` errors carry `details.maxMessageBytes`.
  *
  * @experimental
@@ -190,11 +192,18 @@ export class NdjsonDecoder {
     const decoded = parseMessage(text);
     if (decoded.ok) return { ok: true, message: decoded.message };
     const preview = text.length > this.previewChars ? `${text.slice(0, this.previewChars)}…` : text;
-    const reason = atEnd
-      ? `stream ended inside a message (${length} bytes without a newline)`
-      : decoded.error.message;
+    // A last line that is whole JSON was not cut off: its own fault is the better reason.
+    const reason =
+      atEnd && decoded.error.code === ErrorCode.ParseError
+        ? `stream ended inside a message (${length} bytes without a newline)`
+        : decoded.error.message;
+    // The id, when readable, lets a server answer the invalid request by name (as over HTTP).
+    const details =
+      decoded.id === undefined
+        ? { text: preview, reason, bytes: length }
+        : { text: preview, reason, bytes: length, id: decoded.id };
     const error = new LocalError(LocalErrorCode.InvalidMessage, `Invalid message: ${reason}`, {
-      details: { text: preview, reason, bytes: length },
+      details,
     });
     return { ok: false, error, text: preview };
   }
