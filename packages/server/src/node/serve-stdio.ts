@@ -9,8 +9,9 @@ import {
 import type { ServedServer } from '../serve/served-server';
 
 /**
- * Options of {@link serveStdio}: the stdio transport's (streams, message size cap) and the
- * router's, or a ready transport to serve on instead.
+ * Options of {@link serveStdio}: the stdio transport's (streams, message size cap, output
+ * high-water mark, grace period at end of input) and the router's, or a ready transport to
+ * serve on instead.
  *
  * @experimental
  */
@@ -22,8 +23,10 @@ export interface ServeStdioOptions extends StdioServerTransportOptions, ServeTra
 /**
  * Serves `server` on stdin/stdout (or `options.input`/`output`, or `options.transport`) in
  * both eras: modern requests statelessly, an `initialize` opens a legacy session. Resolves
- * once serving has started; the connection ends when the input ends. Nothing else may write to
- * stdout: log to stderr.
+ * once serving has started. When the input ends, open listens get their final result and
+ * requests in flight are answered (within `inputEndGraceMs`), then the connection ends. While
+ * the client does not read the output, input is not read either (`outputHighWaterMarkBytes`).
+ * Nothing else may write to stdout: log to stderr.
  *
  * @experimental
  */

@@ -11,6 +11,7 @@ import {
   createResultResponse,
   type DecodedMessage,
   ErrorCode,
+  isRequestId,
   type JsonRpcMessage,
   type JsonRpcRequest,
   LocalError,
@@ -156,6 +157,9 @@ export async function serveTransport(
     }
   };
 
+  // A stdio transport whose input ended still answers what is in flight before it closes:
+  // open listens end now with their final result, so they do not hold it to its grace period.
+  if (isInputEndAware(transport)) transport.oninputend = () => void listens.close();
   transport.onmessage = (message) => route(decode(message));
   transport.onerror = (error) => {
     report(error);
@@ -188,9 +192,20 @@ function decode(message: JsonRpcMessage): DecodedMessage {
   return 'result' in message ? { kind: 'result', message } : { kind: 'error', message };
 }
 
+/** A transport that reports the end of its input before it closes (`StdioServerTransport`). */
+interface InputEndAware {
+  oninputend: (() => void) | undefined;
+}
+
+function isInputEndAware(transport: Transport): transport is Transport & InputEndAware {
+  return 'oninputend' in transport;
+}
+
 /**
- * Input the transport could not deliver gets a JSON-RPC error without an id, as JSON-RPC asks
- * for unreadable requests: -32700 for text that is not JSON, -32600 for anything else.
+ * Input the transport could not deliver gets a JSON-RPC error: -32700 for text that is not
+ * JSON, -32600 for anything else. It names the request's id when the framer could read one
+ * (`details.id`, from the protocol's envelope check, as over HTTP), else it has none, as
+ * JSON-RPC asks for unreadable requests.
  */
 function invalidInputError(error: Error) {
   if (!(error instanceof LocalError)) return undefined;
@@ -203,5 +218,6 @@ function invalidInputError(error: Error) {
   if (error.code !== LocalErrorCode.InvalidMessage) return undefined;
   const reason = String(error.details?.reason ?? '');
   const code = reason.startsWith('Parse error') ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
-  return createErrorResponse(undefined, { code, message: error.message });
+  const id = error.details?.id;
+  return createErrorResponse(isRequestId(id) ? id : undefined, { code, message: error.message });
 }
