@@ -9,7 +9,13 @@ import { cutPoints, splitAt } from './support/chunking';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 // Any string, lone surrogates included: JSON.stringify escapes them, so they survive too.
-const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string());
+const surrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
+const text = fc.oneof(
+  fc.string({ unit: 'binary' }),
+  fc.string({ unit: 'grapheme' }),
+  fc.string({ unit: fc.oneof(surrogate, fc.string({ unit: 'binary', maxLength: 1 })) }),
+  fc.string(),
+);
 const id = fc.oneof(fc.maxSafeInteger(), text);
 const params = fc.dictionary(text, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
 

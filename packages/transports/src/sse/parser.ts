@@ -68,20 +68,17 @@ const DEFAULT_MAX_EVENT_BYTES = 64 * 1024 * 1024;
 const LINE_END = /[\r\n]/g;
 const DIGITS = /^[0-9]+$/;
 
-/** UTF-8 length of a string, without encoding it. */
+/**
+ * UTF-8 length of a string, without encoding it. Each surrogate counts 2 bytes, so a pair is
+ * its 4 even when a chunk boundary splits it (a lone one, sent as U+FFFD, counts a byte less).
+ */
 function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
+    else if (c < 0x800 || (c >= 0xd800 && c <= 0xdfff)) bytes += 2;
+    else bytes += 3;
   }
   return bytes;
 }
