@@ -1,7 +1,7 @@
 /**
- * Connecting a command to its server: the remembered era verdict (so later runs skip the
- * probe), the result cache on disk, the wire trace, input handlers (terminal, `--answers`),
- * timeouts, and closing on Ctrl-C.
+ * Connecting a command to its server: authorization (HTTP servers: ../auth), the remembered
+ * era verdict (so later runs skip the probe), the result cache on disk, the wire trace, input
+ * handlers (terminal, `--answers`), timeouts, and closing on Ctrl-C.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -14,19 +14,18 @@ import {
   type StoredEraVerdict,
   storeVerdict,
 } from '@twofold/client/experimental';
+import { withAuthorization } from '../auth/authorize';
 import type { CommandContext } from '../commands/context';
 import { stringOption } from '../commands/context';
 import { answersFromFile } from './answers';
 import { DiskCacheStore } from './disk-cache';
-import { EXIT, exitCodeFor, usageError } from './exit-codes';
+import { EXIT, exitCodeFor } from './exit-codes';
 import { interactiveHandlers } from './interactive';
 import { cacheDir } from './paths';
 import { ProgressBar } from './progress';
 import { StateFile } from './state-file';
 import { type ResolvedTarget, resolveTarget } from './target';
-
-/** The default connect and request timeout. */
-const DEFAULT_TIMEOUT_MS = 30_000;
+import { timeoutOf } from './timeout';
 
 /** A connected command. */
 export interface Connection {
@@ -39,22 +38,12 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** The `--timeout` value (default 30 s). */
-export function timeoutOf(context: CommandContext): number {
-  const raw = stringOption(context, 'timeout');
-  if (raw === undefined) return DEFAULT_TIMEOUT_MS;
-  const ms = Number(raw);
-  if (!Number.isFinite(ms) || ms <= 0)
-    throw usageError(`--timeout must be milliseconds > 0, not "${raw}"`);
-  return ms;
-}
-
-/** Resolves the command's target and connects to it. */
+/** Connects to the command's resolved target. */
 export async function connectCommand(
   context: CommandContext,
+  resolved: ResolvedTarget,
   extra: Partial<McpClientOptions> = {},
 ): Promise<Connection> {
-  const resolved = await resolveTarget(context);
   const timeoutMs = timeoutOf(context);
   const remember = context.values['no-cache'] !== true;
   const dir = cacheDir(context.io);
@@ -101,7 +90,10 @@ export async function connectCommand(
     verdicts?.delete(verdictKey);
     client = await McpClient.connect(target, options(undefined));
   }
-  verdicts?.set(verdictKey, storeVerdict(client.verdict, Date.now()));
+  // A verdict the client says not to keep (reached by a silent server) replaces nothing.
+  const kept = storeVerdict(client.verdict, Date.now());
+  if (kept === undefined) verdicts?.delete(verdictKey);
+  else verdicts?.set(verdictKey, kept);
   const onInterrupt = () => void client.close();
   context.io.interrupt.addEventListener('abort', onInterrupt, { once: true });
   return {
@@ -143,16 +135,22 @@ async function inputHandlers(
   return { close: () => {} };
 }
 
-/** Runs `body` with a connection, always closing it. */
+/**
+ * Runs `body` with a connection, always closing it. When the server needs a login, the
+ * connection is closed, the login runs (on a terminal), and `body` runs again on a new one.
+ */
 export async function withConnection<T>(
   context: CommandContext,
   body: (connection: Connection) => Promise<T>,
   extra?: Partial<McpClientOptions>,
 ): Promise<T> {
-  const connection = await connectCommand(context, extra);
-  try {
-    return await body(connection);
-  } finally {
-    await connection.close();
-  }
+  const resolved = await resolveTarget(context);
+  return withAuthorization(context, resolved, async (target) => {
+    const connection = await connectCommand(context, { ...resolved, target }, extra);
+    try {
+      return await body(connection);
+    } finally {
+      await connection.close();
+    }
+  });
 }

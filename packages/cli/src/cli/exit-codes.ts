@@ -96,6 +96,8 @@ const INVALID_PARAMS = -32602;
  */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof CliError) return error.exitCode;
+  const denied = authorizationFailure(error);
+  if (denied !== undefined) return authorizationExitCode(denied);
   if (error instanceof Error && error.name === 'McpConfigError') return EXIT.config;
   if (error instanceof ProtocolError) {
     return error.code === INVALID_PARAMS ? EXIT.dataError : EXIT.protocol;
@@ -103,6 +105,25 @@ export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof LocalError) return localExitCode(error);
   if (causeCodes(error).some((code) => UNREACHABLE.has(code))) return EXIT.unavailable;
   return EXIT.internal;
+}
+
+/** An OAuth failure (`AUTHORIZATION_FAILED`) along the cause chain: a transport wraps them. */
+function authorizationFailure(error: unknown): LocalError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; depth++) {
+    if (e instanceof LocalError && e.code === LocalErrorCode.AuthorizationFailed) return e;
+    e = e.cause;
+  }
+  return undefined;
+}
+
+/** 77, unless the authorization server could not be reached (69) or a login timed out (75). */
+function authorizationExitCode(error: LocalError): ExitCode {
+  const reason = error.details?.reason;
+  if (typeof reason === 'string' && UNREACHABLE.has(reason)) return EXIT.unavailable;
+  // A fetch failure's system code is only in the message ("fetch failed (connect ECONNREFUSED …)").
+  if ([...UNREACHABLE].some((code) => error.message.includes(code))) return EXIT.unavailable;
+  if (error.details?.timeoutMs !== undefined) return EXIT.timeout;
+  return EXIT.unauthorized;
 }
 
 function localExitCode(error: LocalError): ExitCode {

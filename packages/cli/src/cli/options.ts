@@ -61,6 +61,38 @@ export const TARGET_OPTIONS: Record<string, OptionSpec> = {
   },
 };
 
+/**
+ * How to authorize to an HTTP server that asks for OAuth (every command with a target).
+ * Secrets are better given in the environment than on the command line.
+ */
+export const AUTH_OPTIONS: Record<string, OptionSpec> = {
+  'client-id': {
+    type: 'string',
+    value: 'id',
+    description: 'OAuth: a pre-registered client id (default: register; env TWOFOLD_CLIENT_ID)',
+  },
+  'client-secret': {
+    type: 'string',
+    value: 'secret',
+    description: 'OAuth: its secret (better in env TWOFOLD_CLIENT_SECRET)',
+  },
+  scope: {
+    type: 'string',
+    value: 'scopes',
+    description: 'OAuth: scopes to ask for, space-separated',
+  },
+  grant: {
+    type: 'string',
+    value: 'authorization-code|client-credentials',
+    description: 'OAuth: a browser login (default), or client credentials for automation',
+  },
+  'login-timeout': {
+    type: 'string',
+    value: 'ms',
+    description: 'how long a browser login may take (default 300000)',
+  },
+};
+
 /** Output options every command has. */
 export const OUTPUT_OPTIONS: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'machine-readable output (docs/cli.md)' },

@@ -13,7 +13,7 @@ import {
   startHttpBridge,
   startStdioBridge,
 } from '../bridge/index';
-import { timeoutOf } from '../cli/connect';
+import { timeoutOf } from '../cli/timeout';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { resolveTarget } from '../cli/target';
 import { type CommandContext, listOption, stringOption } from './context';

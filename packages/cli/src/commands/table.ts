@@ -4,7 +4,7 @@
  * imports: the client, the server) loads when that command runs.
  */
 import type { ExitCode } from '../cli/exit-codes';
-import { type OptionSpec, OUTPUT_OPTIONS, TARGET_OPTIONS } from '../cli/options';
+import { AUTH_OPTIONS, type OptionSpec, OUTPUT_OPTIONS, TARGET_OPTIONS } from '../cli/options';
 import type { CommandContext } from './context';
 
 /** What a command module exports. */
@@ -157,6 +157,32 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
     load: () => import('./listen'),
   },
+  {
+    path: ['login'],
+    summary: 'log in to an HTTP server that asks for OAuth; the tokens are kept for later runs',
+    target: true,
+    options: {
+      force: { type: 'boolean', description: 'log in again even when a stored token still works' },
+    },
+    examples: [
+      'twofold login --url https://mcp.example.com/mcp',
+      'twofold login --server github --scope "repo read:org"',
+      'TWOFOLD_CLIENT_SECRET=… twofold login --url https://mcp.example.com/mcp --grant client-credentials --client-id ci-bot',
+    ],
+    details:
+      'Opens the authorization URL in a browser (TWOFOLD_BROWSER or BROWSER choose it; it is printed on stderr too) and waits on a loopback port for the redirect. Commands run it by themselves on a terminal; elsewhere they exit 77 naming this command. Tokens are kept in ~/.config/twofold/auth (TWOFOLD_AUTH_DIR), readable only by you.',
+    load: () => import('./login'),
+  },
+  {
+    path: ['logout'],
+    summary: 'forget the tokens kept for a server (they are not revoked at the server)',
+    target: true,
+    examples: [
+      'twofold logout --url https://mcp.example.com/mcp',
+      'twofold logout --server github',
+    ],
+    load: () => import('./login'),
+  },
   ...configCommands(),
   {
     path: ['doctor'],
@@ -262,11 +288,15 @@ function pick(
 }
 
 /**
- * The options a command accepts: its own, the target options when it talks to a server, and
- * the output options.
+ * The options a command accepts: its own, the target and authorization options when it talks
+ * to a server, and the output options.
  *
  * @experimental
  */
 export function optionsOf(command: CommandSpec): Record<string, OptionSpec> {
-  return { ...(command.target ? TARGET_OPTIONS : {}), ...command.options, ...OUTPUT_OPTIONS };
+  return {
+    ...(command.target ? { ...TARGET_OPTIONS, ...AUTH_OPTIONS } : {}),
+    ...command.options,
+    ...OUTPUT_OPTIONS,
+  };
 }
