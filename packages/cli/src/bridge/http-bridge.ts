@@ -4,6 +4,7 @@
  * Origin checks that keep web pages elsewhere from reaching it.
  */
 import { createServerHttpHandler } from '@twofold/server/experimental';
+import type { HttpServerHandler } from '@twofold/transports/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { endOnce, openBridge } from './bridge-core';
 import type { HttpBridge, HttpBridgeOptions } from './types';
@@ -26,12 +27,27 @@ export async function startHttpBridge(options: HttpBridgeOptions): Promise<HttpB
   const core = await openBridge(options);
   let endpoint: ServedEndpoint;
   try {
-    const handler = createServerHttpHandler(core.served, {
-      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
-      onerror: (error) =>
-        core.report({ source: 'bridge', level: 'warning', message: error.message, data: error }),
-    });
-    endpoint = await serve(handler, { host: host === '[::1]' ? '::1' : host, port });
+    // Built once the URL is known: with port 0, the resource a downstream token is for
+    // includes the port the system picked.
+    let handler: HttpServerHandler | undefined;
+    const late = Object.assign(
+      async (request: Request) =>
+        handler ? handler(request) : new Response('starting', { status: 503 }),
+      { close: async () => handler?.close() },
+    );
+    endpoint = await serve(late, { host: host === '[::1]' ? '::1' : host, port });
+    const auth = typeof options.auth === 'function' ? options.auth(endpoint.url) : options.auth;
+    try {
+      handler = createServerHttpHandler(core.served, {
+        ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
+        ...(auth === undefined ? {} : { auth }),
+        onerror: (error) =>
+          core.report({ source: 'bridge', level: 'warning', message: error.message, data: error }),
+      });
+    } catch (error) {
+      await endpoint.close();
+      throw error;
+    }
   } catch (error) {
     await core.close();
     throw error;

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { EraChoice, EraVerdict, ServerTarget } from '@twofold/client/experimental';
 import type { Implementation, LoggingLevel } from '@twofold/protocol/experimental';
+import type { HttpAuthOptions } from '@twofold/server/experimental';
 
 /**
  * Something the bridge reports: its own trouble (`bridge`) or a log message of the upstream
@@ -89,6 +90,13 @@ export interface HttpBridgeOptions extends BridgeUpstreamOptions {
    * host must come from a loopback origin when it names one (DNS-rebinding protection).
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Makes the endpoint an OAuth 2.1 resource server (the server's `auth` option): downstream
+   * clients need a bearer token it accepts. A function gets the endpoint's URL, known once it
+   * listens (with port 0), to name the resource. Downstream tokens are verified and never
+   * sent upstream: the upstream is reached with the upstream target's own authorization.
+   */
+  auth?: HttpAuthOptions | ((url: URL) => HttpAuthOptions);
 }
 
 /**

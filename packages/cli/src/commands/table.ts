@@ -208,13 +208,35 @@ export const COMMANDS: readonly CommandSpec[] = [
         value: 'origin',
         description: 'a browser Origin to accept besides loopback ones (repeatable)',
       },
+      'auth-issuer': {
+        type: 'string',
+        value: 'url',
+        description: 'with --listen: require bearer tokens from this authorization server',
+      },
+      'auth-jwks': {
+        type: 'string',
+        value: 'url',
+        description: "its key set (default: its metadata's jwks_uri)",
+      },
+      'auth-scope': {
+        type: 'string',
+        multiple: true,
+        value: 'scope',
+        description: 'a scope every downstream token needs (repeatable)',
+      },
+      'auth-resource': {
+        type: 'string',
+        value: 'url',
+        description: 'the resource tokens are issued for (default: the bridge URL)',
+      },
     },
     examples: [
       `twofold bridge --listen 127.0.0.1:8080 ${SERVER}`,
       'twofold bridge --url https://mcp.example.com/mcp   # an HTTP server on stdio',
+      'twofold bridge --listen 127.0.0.1:8080 --auth-issuer https://auth.example.com --url https://mcp.example.com/mcp',
     ],
     details:
-      'Either era on either side: requests, notifications, progress, cancellation, input rounds and change notifications are translated between eras.',
+      "Either era on either side: requests, notifications, progress, cancellation, input rounds and change notifications are translated between eras. An HTTP upstream that asks for OAuth gets the bridge's own token (twofold login); downstream tokens are checked, never passed on.",
     load: () => import('./bridge'),
   },
   {
