@@ -94,10 +94,17 @@ describe('exit codes', { timeout: 30_000 }, () => {
     expect(run.code).toBe(76);
   });
 
-  it('77 when the server wants authorization', async () => {
-    const run = await twofold(['discover', '--url', await answering(401)]);
+  it('77 when the server wants authorization, naming the login to run', async () => {
+    const url = await answering(401);
+    const run = await twofold(['discover', '--url', url]);
     expect(run.code).toBe(77);
     expect(run.stderr).toContain('HTTP 401');
+    expect(run.stderr).toContain(`run \`twofold login --url ${url}\``);
+    // With its own Authorization header, the command does no OAuth: the 401 is the answer.
+    const given = await twofold(['discover', '--url', url, '--header', 'Authorization: Bearer x']);
+    expect(given.code).toBe(77);
+    expect(given.stderr).toContain('HTTP 401');
+    expect(given.stderr).not.toContain('twofold login');
   });
 
   it('78 for a broken mcp.json or a server it does not have', async () => {

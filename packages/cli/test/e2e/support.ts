@@ -1,6 +1,6 @@
 /**
- * End-to-end helpers: the built `twofold` binary run as a child process with its own cache
- * directory, the servers it is pointed at (the demo server, twofold's everything server over
+ * End-to-end helpers: the built `twofold` binary run as a child process with its own cache and
+ * token directories (a test never reads or writes the real ones), the servers it is pointed at (the demo server, twofold's everything server over
  * stdio and HTTP, `@modelcontextprotocol/server-everything`), and cleanup after each test.
  */
 import { spawn } from 'node:child_process';
@@ -48,13 +48,7 @@ export function twofold(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? PACKAGE_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        TWOFOLD_CACHE_DIR: freshCache(),
-        NO_COLOR: '1',
-        ...options.env,
-      },
+      env: { ...baseEnv(), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -71,6 +65,17 @@ export function twofold(
   });
 }
 
+/** The environment of every run: nothing of this machine's twofold state. */
+function baseEnv(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    TWOFOLD_CACHE_DIR: freshCache(),
+    TWOFOLD_AUTH_DIR: join(freshCache(), 'auth'),
+    NO_COLOR: '1',
+  };
+}
+
 /** A `twofold` run in the background (`listen`, `bridge`): its output so far, and a stop. */
 export interface Running {
   output(): { stdout: string; stderr: string };
@@ -78,6 +83,8 @@ export interface Running {
   waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Sends SIGINT and resolves with the run once it exits. */
   interrupt(): Promise<Run>;
+  /** Resolves with the run once it exits by itself. */
+  exited(): Promise<Run>;
 }
 
 const background = new Set<ReturnType<typeof spawn>>();
@@ -87,15 +94,13 @@ afterEach(() => {
 });
 
 /** Starts the built binary with `args` in the background. */
-export function twofoldInBackground(args: readonly string[]): Running {
+export function twofoldInBackground(
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+): Running {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: PACKAGE_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      TWOFOLD_CACHE_DIR: freshCache(),
-      NO_COLOR: '1',
-    },
+    env: { ...baseEnv(), ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   background.add(child);
@@ -137,6 +142,11 @@ export function twofoldInBackground(args: readonly string[]): Running {
       }),
     interrupt: async () => {
       child.kill('SIGINT');
+      const code = await exited;
+      background.delete(child);
+      return { code, stdout, stderr };
+    },
+    exited: async () => {
       const code = await exited;
       background.delete(child);
       return { code, stdout, stderr };
