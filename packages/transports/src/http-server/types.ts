@@ -109,6 +109,14 @@ export interface LegacyHooks {
   /** Sessions idle longer than this are closed (default: 30 minutes). */
   idleTimeoutMs?: number;
   /**
+   * Sessions open at once (default: 1000). At the cap, a new `initialize` closes the
+   * longest-idle session that has no request in flight and no GET stream open (its client's
+   * next request gets 404 and starts a new session, as the legacy revisions prescribe); when
+   * every session is busy, the `initialize` is refused with 503, `Retry-After: 5` and a
+   * JSON-RPC error (-32603, `data.reason: "too-many-sessions"`). Not used when `stateless`.
+   */
+  maxSessions?: number;
+  /**
    * Messages unrelated to a request that a session holds while no GET stream is open; a send
    * beyond it is rejected (default: 100).
    */

@@ -1,6 +1,8 @@
 /**
  * The legacy side of the endpoint: mints sessions on `initialize`, finds them by
- * `Mcp-Session-Id` for later POSTs, GET streams and DELETEs, and closes idle ones.
+ * `Mcp-Session-Id` for later POSTs, GET streams and DELETEs, and closes idle ones. The session
+ * table is bounded: at `maxSessions` a new `initialize` evicts the longest-idle session that
+ * is not busy, or is refused with 503 when every session is busy.
  */
 import {
   type DecodedMessage,
@@ -19,6 +21,9 @@ import { HttpLegacySession } from './session';
 
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 const DEFAULT_MAX_QUEUED_MESSAGES = 100;
+const DEFAULT_MAX_SESSIONS = 1000;
+/** What a client refused for a full table of busy sessions is told to wait, in seconds. */
+const FULL_RETRY_AFTER_SECONDS = 5;
 
 /** What the legacy endpoint needs from the core's settings. */
 export interface LegacyEndpointSettings {
@@ -35,9 +40,12 @@ interface SessionEntry {
 
 /** Serves legacy Streamable HTTP traffic for the hooks of the server package. */
 export class LegacyEndpoint {
+  // Kept in order of last use (a touch moves a session to the end): the first entries are
+  // the longest idle, which is what eviction looks for.
   private readonly sessions = new Map<string, SessionEntry>();
   private readonly idleTimeoutMs: number;
   private readonly maxQueuedMessages: number;
+  private readonly maxSessions: number;
 
   constructor(
     private readonly hooks: LegacyHooks,
@@ -45,6 +53,10 @@ export class LegacyEndpoint {
   ) {
     this.idleTimeoutMs = hooks.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.maxQueuedMessages = hooks.maxQueuedMessages ?? DEFAULT_MAX_QUEUED_MESSAGES;
+    this.maxSessions = hooks.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) {
+      throw new RangeError(`maxSessions must be a positive integer: ${this.maxSessions}`);
+    }
   }
 
   /** Whether GET and DELETE mean anything here (not in stateless mode). */
@@ -54,6 +66,18 @@ export class LegacyEndpoint {
 
   /** `initialize`: a new session (one-shot when stateless) receives it. */
   async initialize(request: Request, decoded: DecodedMessage, grant: HttpGrant): Promise<Response> {
+    if (this.hasSessions && !this.makeRoom()) {
+      const id = decoded.kind === 'request' ? decoded.message.id : undefined;
+      return errorResponse(
+        503,
+        {
+          code: ErrorCode.InternalError,
+          message: `Too many sessions: all ${this.maxSessions} are busy; retry later`,
+          data: { reason: 'too-many-sessions', maxSessions: this.maxSessions },
+        },
+        { id, headers: { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) } },
+      );
+    }
     const sessionId = this.hasSessions ? crypto.randomUUID() : undefined;
     const session = await this.openSession(sessionId, grant.owner);
     if (session instanceof Response) return session;
@@ -172,10 +196,31 @@ export class LegacyEndpoint {
     return entry.session;
   }
 
-  // Restarts the idle clock; a session that is busy when it runs out gets another period.
+  /**
+   * Whether a new session fits: below the cap, or after closing the longest-idle session that
+   * is not busy. Evicting (rather than refusing) keeps the endpoint open to new clients when
+   * abandoned sessions fill the table; the evicted client's next request gets 404, which the
+   * legacy revisions answer with a new `initialize`. Busy sessions (a request in flight, a GET
+   * stream open) are never evicted.
+   */
+  private makeRoom(): boolean {
+    if (this.sessions.size < this.maxSessions) return true;
+    for (const entry of this.sessions.values()) {
+      if (entry.session.busy) continue;
+      // close() forgets the session synchronously, before its first await.
+      void entry.session.close();
+      return this.sessions.size < this.maxSessions;
+    }
+    return false;
+  }
+
+  // Restarts the idle clock (and moves the session to the end of the table's order); a session
+  // that is busy when the clock runs out gets another period.
   private touch(sessionId: string): void {
     const entry = this.sessions.get(sessionId);
     if (entry === undefined) return;
+    this.sessions.delete(sessionId);
+    this.sessions.set(sessionId, entry);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     entry.timer = unrefTimer(
       setTimeout(() => {
