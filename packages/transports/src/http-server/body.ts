@@ -1,37 +1,98 @@
 /**
- * Reads a POST body as UTF-8 text under a byte limit. The limit is enforced while the body
- * streams in (a declared `Content-Length` over it is refused before reading), so an oversized
- * body is never buffered whole.
+ * Reads a POST body as UTF-8 text under a byte limit and a time limit. The byte limit is
+ * enforced while the body streams in (a declared `Content-Length` over it is refused before
+ * reading), so an oversized body is never buffered whole; the time limit bounds a body that
+ * trickles in or never ends, on every runtime (not only behind the node adapter's timeouts).
+ * A body refused either way is answered with `Connection: close`: the rest of it is never
+ * read, so the connection cannot carry another request.
  */
 import { ErrorCode } from '@twofold/protocol/experimental';
 import { errorResponse, rejectRequest } from './responses';
+import { unrefTimer } from './sse-stream';
 
 /** The body's text, or the refusal to send instead. */
 export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
 
-function tooLarge(maxBytes: number): BodyResult {
-  return {
-    ok: false,
-    response: rejectRequest(413, `Request body exceeds the limit of ${maxBytes} bytes`),
-  };
+/** The bounds of one body read. */
+export interface BodyLimits {
+  maxBytes: number;
+  /** From the start of the read to its end; 0 turns the bound off. */
+  timeoutMs: number;
 }
 
-/** Reads the body's bytes, stopping (and cancelling the stream) at the first byte over the limit. */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+/** Marks a response as the last on its connection (HTTP/1.1 `Connection: close`). */
+export function closingConnection(response: Response): Response {
+  try {
+    response.headers.set('Connection', 'close');
+    return response;
+  } catch {
+    // Immutable headers (a Response that came from fetch): the same answer, rebuilt.
+    const headers = new Headers(response.headers);
+    headers.set('Connection', 'close');
+    return new Response(response.body, { status: response.status, headers });
+  }
+}
+
+/**
+ * Drops a request body the handler answered without reading (a refusal before the body): it
+ * is cancelled and the connection closed after the answer, instead of reading and discarding
+ * an upload of any size to keep the connection alive.
+ */
+export function discardUnreadBody(request: Request, response: Response): Response {
+  if (request.body === null || request.bodyUsed) return response;
+  request.body.cancel().catch(() => undefined);
+  return closingConnection(response);
+}
+
+function refused(status: number, message: string): BodyResult {
+  return { ok: false, response: closingConnection(rejectRequest(status, message)) };
+}
+
+const tooLarge = (limits: BodyLimits) =>
+  refused(413, `Request body exceeds the limit of ${limits.maxBytes} bytes`);
+const tooSlow = (limits: BodyLimits) =>
+  refused(408, `Request body not received within ${limits.timeoutMs} ms`);
+
+/**
+ * Reads the body's bytes, stopping (and cancelling the stream) at the first byte over the limit
+ * (`'too-large'`) or when the time runs out (`'too-slow'`); `'cut-off'` when the stream fails.
+ */
+async function readBytes(
+  request: Request,
+  limits: BodyLimits,
+): Promise<Uint8Array | 'too-large' | 'too-slow' | 'cut-off'> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'too-slow'>((resolve) => {
+    if (limits.timeoutMs > 0) timer = unrefTimer(setTimeout(resolve, limits.timeoutMs, 'too-slow'));
+  });
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return undefined;
+  try {
+    for (;;) {
+      // A body that fails to arrive (the client or the adapter dropped the connection).
+      const next = await Promise.race([reader.read(), expired]).catch(() => 'cut-off' as const);
+      if (next === 'cut-off') return next;
+      if (next === 'too-slow') {
+        await reader.cancel().catch(() => undefined);
+        return next;
+      }
+      if (next.done) break;
+      total += next.value.byteLength;
+      if (total > limits.maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return 'too-large';
+      }
+      chunks.push(next.value);
     }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
+  return concat(chunks, total);
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
   const bytes = new Uint8Array(total);
   let offset = 0;
@@ -42,12 +103,21 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   return bytes;
 }
 
-/** Reads and decodes the body: 413 over `maxBytes`, 400 (-32700) for invalid UTF-8. */
-export async function readBodyText(request: Request, maxBytes: number): Promise<BodyResult> {
+/**
+ * Reads and decodes the body: 413 over `maxBytes`, 408 past `timeoutMs` (both closing the
+ * connection), 400 (-32700) for invalid UTF-8.
+ */
+export async function readBodyText(request: Request, limits: BodyLimits): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > maxBytes) return tooLarge(maxBytes);
-  const bytes = await readBytes(request, maxBytes);
-  if (bytes === undefined) return tooLarge(maxBytes);
+  if (declared !== null && Number(declared) > limits.maxBytes) {
+    request.body?.cancel().catch(() => undefined);
+    return tooLarge(limits);
+  }
+  const bytes = await readBytes(request, limits);
+  if (bytes === 'too-large') return tooLarge(limits);
+  if (bytes === 'too-slow') return tooSlow(limits);
+  // Nobody is left to read this answer; it only ends the exchange without an error report.
+  if (bytes === 'cut-off') return refused(400, 'The request body was cut off');
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {

@@ -18,7 +18,7 @@ import {
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import { authenticate, authorize } from './access';
-import { readBodyText } from './body';
+import { discardUnreadBody, readBodyText } from './body';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards';
 import { LegacyEndpoint } from './legacy/endpoint';
 import { type CoreSettings, handleModernPost } from './modern';
@@ -26,6 +26,7 @@ import { errorResponse, methodNotAllowed } from './responses';
 import type { HttpGrant, HttpHandler, HttpServerCoreOptions } from './types';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
 
 /**
@@ -53,8 +54,10 @@ function positiveOption(name: string, value: number | undefined, fallback: numbe
  * 2024-11-05) through the hooks; with both, one endpoint serves both eras. A modern-only
  * endpoint answers GET and DELETE with 405.
  *
- * Defaults: `maxBodyBytes` 4 MiB, `keepAliveIntervalMs` 15 s, no Host allow-list, and the
- * loopback Origin rule described on {@link HttpServerCoreOptions.allowedOrigins}.
+ * Defaults: `maxBodyBytes` 4 MiB, `bodyTimeoutMs` 30 s, `keepAliveIntervalMs` 15 s, no Host
+ * allow-list, and the loopback Origin rule described on
+ * {@link HttpServerCoreOptions.allowedOrigins}. A POST refused before its body is read is
+ * answered with `Connection: close`, its body left unread.
  *
  * @throws TypeError when neither `modern` nor `legacy` is given.
  * @experimental
@@ -66,6 +69,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
   const settings: CoreSettings = {
     ...options,
     maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
+    bodyTimeoutMs: positiveOption('bodyTimeoutMs', options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS),
     keepAliveIntervalMs: positiveOption(
       'keepAliveIntervalMs',
       options.keepAliveIntervalMs,
@@ -76,7 +80,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
     options.legacy === undefined ? undefined : new LegacyEndpoint(options.legacy, settings);
   const allow = legacy?.hasSessions === true ? 'GET, POST, DELETE' : 'POST';
 
-  const handler = async (request: Request): Promise<Response> => {
+  const route = async (request: Request): Promise<Response> => {
     const refusal =
       checkHost(request, options.allowedHosts) ?? checkOrigin(request, options.allowedOrigins);
     if (refusal !== undefined) return refusal;
@@ -86,11 +90,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
       (sessions !== undefined && (request.method === 'GET' || request.method === 'DELETE'));
     if (!served) return methodNotAllowed(allow);
     const grant = await authenticate(request, settings);
-    if (grant instanceof Response) {
-      // Nothing of a refused request is read: let the adapter drop the rest of its upload.
-      request.body?.cancel().catch(() => undefined);
-      return grant;
-    }
+    if (grant instanceof Response) return grant;
     if (request.method === 'POST') return handlePost(request, settings, legacy, grant);
     // Only a sessionful legacy endpoint gets here with GET or DELETE.
     const endpoint = sessions as LegacyEndpoint;
@@ -98,6 +98,8 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
       ? endpoint.get(request, grant)
       : endpoint.delete(request, grant);
   };
+  // Nothing of a request refused before its body is read: the adapter drops the rest of it.
+  const handler = async (request: Request) => discardUnreadBody(request, await route(request));
   return Object.assign(handler, { close: async () => legacy?.close() });
 }
 
@@ -110,7 +112,10 @@ async function handlePost(
   const refusal =
     checkContentType(request) ?? checkAccept(request, ['application/json', 'text/event-stream']);
   if (refusal !== undefined) return refusal;
-  const body = await readBodyText(request, settings.maxBodyBytes);
+  const body = await readBodyText(request, {
+    maxBytes: settings.maxBodyBytes,
+    timeoutMs: settings.bodyTimeoutMs,
+  });
   if (!body.ok) return body.response;
   const parsed = parseMessage(body.text);
   if (!parsed.ok) return errorResponse(400, parsed.error, { id: parsed.id });

@@ -21,6 +21,7 @@ import type { HttpGrant, HttpServerCoreOptions } from './types';
 /** The resolved options the POST paths share. */
 export interface CoreSettings extends HttpServerCoreOptions {
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
   keepAliveIntervalMs: number;
 }
 

@@ -198,8 +198,17 @@ export interface HttpServerCoreOptions {
    * checks the Host of loopback binds itself.
    */
   allowedHosts?: readonly string[];
-  /** Largest accepted request body in bytes (413 beyond). Default 4 MiB. */
+  /**
+   * Largest accepted request body in bytes. Default 4 MiB. Beyond it: 413 with a JSON-RPC
+   * error (-32600) and `Connection: close`, the rest of the body unread.
+   */
   maxBodyBytes?: number;
+  /**
+   * How long reading a POST body may take, from the first read to its end, in ms; 0 turns the
+   * bound off. Default 30 s. Past it: 408 with a JSON-RPC error (-32600) and
+   * `Connection: close`. On Node, `serve`'s `requestTimeoutMs` also bounds the whole request.
+   */
+  bodyTimeoutMs?: number;
   /** Interval of SSE keep-alive comments on open streams. Default 15 s. */
   keepAliveIntervalMs?: number;
   /** The `x-mcp-header` parameters of a tool, to check `Mcp-Param-*` on `tools/call`. */

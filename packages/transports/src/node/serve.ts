@@ -1,7 +1,8 @@
 /**
  * `serve`: a web-standard handler on a `node:http` server, loopback by default, with the Host
- * check that protects loopback servers from DNS rebinding, and a `close()` that leaves no
- * socket behind.
+ * check that protects loopback servers from DNS rebinding, explicit header and request
+ * timeouts (a peer dripping its headers or its body is cut off), and a `close()` that leaves
+ * no socket behind.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,56 @@ export interface ServeOptions extends NodeListenerOptions {
    * `[::1]:<port>`); otherwise no check. `false` turns the check off.
    */
   allowedHosts?: readonly string[] | false;
+  /**
+   * How long a request's headers may take to arrive, in ms (node:http `headersTimeout`); 0
+   * turns the bound off. Default 10 s. Past it the server answers `408 Request Timeout` and
+   * closes the connection.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * How long a whole request (headers and body) may take to arrive, in ms (node:http
+   * `requestTimeout`); 0 turns the bound off. Default 60 s. Past it: `408` and the connection
+   * closed. Responses are not bounded by it: an SSE stream stays open.
+   */
+  requestTimeoutMs?: number;
+}
+
+const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+function timeoutOption(name: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < 0) {
+    throw new RangeError(`${name} must be a non-negative integer of milliseconds: ${resolved}`);
+  }
+  return resolved;
+}
+
+/**
+ * The node:http options that bound slow requests. node:http checks them only every
+ * `connectionsCheckingInterval` (30 s by default, longer than the bounds themselves): check at
+ * a quarter of the shortest bound, at most every second, so each is kept to within a quarter.
+ */
+function timeoutSettings(options: ServeOptions) {
+  const headersTimeout = timeoutOption(
+    'headersTimeoutMs',
+    options.headersTimeoutMs,
+    DEFAULT_HEADERS_TIMEOUT_MS,
+  );
+  const requestTimeout = timeoutOption(
+    'requestTimeoutMs',
+    options.requestTimeoutMs,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+  );
+  if (headersTimeout > 0 && requestTimeout > 0 && headersTimeout > requestTimeout) {
+    throw new RangeError(
+      `headersTimeoutMs (${headersTimeout}) must not exceed requestTimeoutMs (${requestTimeout})`,
+    );
+  }
+  const bounds = [headersTimeout, requestTimeout].filter((bound) => bound > 0);
+  const shortest = Math.min(...bounds, 4_000);
+  const connectionsCheckingInterval = Math.max(1, Math.floor(shortest / 4));
+  return { headersTimeout, requestTimeout, connectionsCheckingInterval };
 }
 
 /**
@@ -61,7 +112,11 @@ function defaultAllowedHosts(host: string, port: number): readonly string[] | un
 }
 
 /**
- * Serves `handler` over HTTP on `host:port` (default `127.0.0.1`, a free port).
+ * Serves `handler` over HTTP on `host:port` (default `127.0.0.1`, a free port), with headers
+ * bounded to 10 s and whole requests to 60 s unless configured.
+ *
+ * @throws RangeError when a timeout is not a non-negative integer, or `headersTimeoutMs`
+ *   exceeds `requestTimeoutMs`.
  *
  * @experimental
  */
@@ -73,7 +128,7 @@ export async function serve(
   let allowedHosts: readonly string[] | undefined;
   const guarded: HttpHandler = async (request) =>
     checkHost(request, allowedHosts) ?? handler(request);
-  const server = createServer(toNodeListener(guarded, options));
+  const server = createServer(timeoutSettings(options), toNodeListener(guarded, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {
