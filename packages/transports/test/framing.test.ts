@@ -120,7 +120,8 @@ describe('NdjsonDecoder', () => {
       );
       const [error] = errors(new NdjsonDecoder({ maxMessageBytes: size - 1 }).push(utf8(line)));
       expect(error?.code).toBe(LocalErrorCode.MessageTooLarge);
-      expect(error?.details).toEqual({ maxMessageBytes: size - 1 });
+      // What the line was stays readable from its first bytes.
+      expect(error?.details).toEqual({ maxMessageBytes: size - 1, kind: 'request', id: 1 });
     });
 
     it('reports an oversized message once, drops its bytes, and resynchronises', () => {
@@ -162,7 +163,16 @@ describe('NdjsonDecoder', () => {
 
     it('reports nothing more for an oversized message already reported', () => {
       const decoder = new NdjsonDecoder({ maxMessageBytes: 8 });
-      expect(errors(decoder.push(utf8('{"jsonrpc":"2.0"')))).toHaveLength(1);
+      expect(errors(decoder.push(utf8('{"jsonrpc":"2.0","id":1,"result"')))).toHaveLength(1);
+      expect(decoder.end()).toEqual([]);
+    });
+
+    it('reports an oversized message cut off by the end once, at the end', () => {
+      const decoder = new NdjsonDecoder({ maxMessageBytes: 8 });
+      // Its first bytes do not tell what it is: the report waits for the line to end.
+      expect(decoder.push(utf8('{"jsonrpc":"2.0"'))).toEqual([]);
+      const [error] = errors(decoder.end());
+      expect(error?.code).toBe(LocalErrorCode.MessageTooLarge);
       expect(decoder.end()).toEqual([]);
     });
   });

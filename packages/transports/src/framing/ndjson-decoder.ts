@@ -16,6 +16,13 @@ import {
   LocalErrorCode,
   parseMessage,
 } from '@twofold/protocol/experimental';
+import {
+  type EnvelopePeek,
+  isDecisive,
+  PEEK_HEAD_BYTES,
+  PEEK_TAIL_BYTES,
+  peekEnvelope,
+} from './envelope-peek';
 
 /**
  * Default cap on the bytes of one message (its line, without the newline): 64 MiB.
@@ -39,7 +46,11 @@ export const DEFAULT_INVALID_LINE_PREVIEW_CHARS = 200;
 export interface NdjsonDecoderOptions {
   /**
    * Largest accepted message in bytes, newline excluded (default {@link DEFAULT_MAX_MESSAGE_BYTES}).
-   * A longer line is skipped up to its newline and reported once as `MESSAGE_TOO_LARGE`.
+   * A longer line is skipped up to its newline and reported once as `MESSAGE_TOO_LARGE`: as
+   * soon as its first bytes tell what it is, else when it ends. Besides `maxMessageBytes`, the
+   * error's details say what its first and last bytes tell: `kind` (`response`, `request`,
+   * `notification` or `unknown`) and `id` when readable, so a client can fail the request that
+   * was answered instead of letting it wait.
    */
   maxMessageBytes?: number;
   /**
@@ -81,8 +92,13 @@ export class NdjsonDecoder {
   /** Slices of the unfinished line, in order (copies: callers may reuse their chunks). */
   private pending: Uint8Array[] = [];
   private pendingBytes = 0;
-  /** True while skipping the rest of an oversized line (already reported). */
+  /** True while skipping the rest of an oversized line. */
   private discarding = false;
+  /** The skipped line's first bytes and, while it goes by, its last ones. */
+  private skippedHead: Uint8Array | undefined;
+  private skippedTail = new Uint8Array(0);
+  /** Whether the skipped line has been reported (its first bytes were enough). */
+  private skippedReported = false;
 
   constructor(options: NdjsonDecoderOptions = {}) {
     this.maxMessageBytes = positiveInteger(
@@ -123,6 +139,8 @@ export class NdjsonDecoder {
     const frames: NdjsonFrame[] = [];
     const truncated = this.pendingBytes > 0;
     if (this.discarding || !truncated) {
+      // An oversized line cut off by the end: its last bytes are not the message's end.
+      if (this.discarding && !this.skippedReported) frames.push(this.skippedFrame(false));
       this.reset();
       return frames;
     }
@@ -137,16 +155,26 @@ export class NdjsonDecoder {
     this.pending = [];
     this.pendingBytes = 0;
     this.discarding = false;
+    this.skippedHead = undefined;
+    this.skippedTail = new Uint8Array(0);
+    this.skippedReported = false;
   }
 
   /** Buffers bytes `[from, to)` of a line whose newline has not arrived yet. */
   private keep(chunk: Uint8Array, from: number, to: number, frames: NdjsonFrame[]): void {
-    if (from === to || this.discarding) return;
+    if (from === to) return;
+    if (this.discarding) {
+      this.keepTail(chunk.subarray(from, to));
+      return;
+    }
     if (this.pendingBytes + (to - from) > this.maxMessageBytes) {
-      frames.push({ ok: false, error: this.tooLarge() });
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.discarding = true;
+      this.startSkipping(chunk.subarray(from, to));
+      // Report at once when the first bytes tell what the line is; else when it ends.
+      const peek = this.peek(false);
+      if (isDecisive(peek)) {
+        frames.push({ ok: false, error: this.tooLarge(peek) });
+        this.skippedReported = true;
+      }
       return;
     }
     this.pending.push(chunk.slice(from, to));
@@ -156,12 +184,15 @@ export class NdjsonDecoder {
   /** Handles the line that ends at `newline` (exclusive) in `chunk`. */
   private finishLine(chunk: Uint8Array, from: number, newline: number, frames: NdjsonFrame[]) {
     if (this.discarding) {
-      // The oversized line ends here: resynchronise on the next one.
-      this.discarding = false;
+      // The oversized line ends here: report it if not yet, resynchronise on the next one.
+      this.keepTail(chunk.subarray(from, newline));
+      if (!this.skippedReported) frames.push(this.skippedFrame(true));
+      this.reset();
       return;
     }
     if (this.pendingBytes + (newline - from) > this.maxMessageBytes) {
-      frames.push({ ok: false, error: this.tooLarge() });
+      this.startSkipping(chunk.subarray(from, newline));
+      frames.push(this.skippedFrame(true));
       this.reset();
       return;
     }
@@ -208,11 +239,53 @@ export class NdjsonDecoder {
     return { ok: false, error, text: preview };
   }
 
-  private tooLarge(): LocalError {
+  /** Starts skipping a line: keeps its first and last bytes (buffered ones, then `more`). */
+  private startSkipping(more: Uint8Array): void {
+    const head = new Uint8Array(Math.min(PEEK_HEAD_BYTES, this.pendingBytes + more.length));
+    let offset = 0;
+    for (const slice of [...this.pending, more]) {
+      if (offset === head.length) break;
+      const part = slice.subarray(0, head.length - offset);
+      head.set(part, offset);
+      offset += part.length;
+    }
+    this.skippedHead = head;
+    this.skippedTail = new Uint8Array(0);
+    for (const slice of this.pending) this.keepTail(slice);
+    this.keepTail(more);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.discarding = true;
+  }
+
+  /** Keeps the last bytes of the line being skipped. */
+  private keepTail(bytes: Uint8Array): void {
+    if (bytes.length >= PEEK_TAIL_BYTES) {
+      this.skippedTail = bytes.slice(bytes.length - PEEK_TAIL_BYTES);
+      return;
+    }
+    const keep = Math.min(this.skippedTail.length, PEEK_TAIL_BYTES - bytes.length);
+    const tail = new Uint8Array(keep + bytes.length);
+    tail.set(this.skippedTail.subarray(this.skippedTail.length - keep), 0);
+    tail.set(bytes, keep);
+    this.skippedTail = tail;
+  }
+
+  /** What the kept bytes say; the tail only counts once the line has really ended. */
+  private peek(ended: boolean): EnvelopePeek {
+    const head = this.textDecoder.decode(this.skippedHead ?? new Uint8Array(0));
+    return peekEnvelope(head, ended ? this.textDecoder.decode(this.skippedTail) : undefined);
+  }
+
+  private skippedFrame(ended: boolean): NdjsonFrame {
+    return { ok: false, error: this.tooLarge(this.peek(ended)) };
+  }
+
+  private tooLarge(peek: EnvelopePeek): LocalError {
     return new LocalError(
       LocalErrorCode.MessageTooLarge,
       `Message larger than ${this.maxMessageBytes} bytes skipped up to its newline`,
-      { details: { maxMessageBytes: this.maxMessageBytes } },
+      { details: { maxMessageBytes: this.maxMessageBytes, ...peek } },
     );
   }
 }
