@@ -10,6 +10,8 @@ import type { McpClientOptions } from './types';
 import { messageOf } from './util';
 
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Ten minutes: long tool runs fit, a server reporting progress forever does not. */
+const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 600_000;
 
 /** What the hooks reach into. */
 export interface ClientParts {
@@ -31,6 +33,7 @@ export function clientHooks(parts: ClientParts): SessionHooks {
     logLevel: o.logLevel,
     trace: o.trace,
     requestTimeoutMs: o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    maxTotalTimeoutMs: o.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS,
     answerInput: (method, params, context) => answerer.answer(method, params, context),
     onNotification: (method, params) => {
       cache?.invalidate(method, params).catch((error: unknown) => {

@@ -50,6 +50,15 @@ export interface EraVerdict {
   discover?: DiscoverResult;
   /** The `ServerTarget.key` the verdict belongs to; a verdict for another key is ignored. */
   serverKey: string;
+  /**
+   * What the verdict rests on. `answer`: something the server said (a discover result, an
+   * error, `initialize` answered after the probe was answered or refused). `silence`: the probe
+   * got no answer in time and `initialize` was answered first — a server that was merely slow
+   * could still be modern, so such a verdict holds for this connection only: `storeVerdict`
+   * refuses it and a verdict passed back with it is ignored (the next connect probes again).
+   * Absent on verdicts stored before this field existed (read as `answer`).
+   */
+  reachedBy?: 'answer' | 'silence';
 }
 
 /**
@@ -142,12 +151,23 @@ export interface McpClientOptions {
   protocolVersion?: string;
   /** A verdict from an earlier connection to the same server: skips probing. */
   verdict?: EraVerdict;
-  /** How long the stdio probe waits before treating a silent server as legacy. Default 3000. */
+  /**
+   * How long the stdio probe waits alone; after that `initialize` goes to the same process
+   * while the probe keeps listening, and the first answer that proves the era decides. Default
+   * 3000.
+   */
   probeTimeoutMs?: number;
   /** How long connecting (probe and handshake) may take in all. Default 30000. */
   connectTimeoutMs?: number;
   /** Default per-request timeout, in milliseconds. Default 60000. */
   requestTimeoutMs?: number;
+  /**
+   * The longest a call whose progress resets its timeout (`resetTimeoutOnProgress`) may run in
+   * all, so a server reporting progress forever cannot hold it forever: it then fails with
+   * `REQUEST_TIMEOUT` (`details.maxTotalTimeoutMs`) and is cancelled. A call may set its own.
+   * Default 600000 (10 minutes); `0` or `Infinity`: no limit.
+   */
+  maxTotalTimeoutMs?: number;
   handlers?: InputHandlers;
   /** Rounds of modern `input_required` answered before giving up (`TOO_MANY_ROUNDS`). Default 8. */
   maxInputRounds?: number;
@@ -217,7 +237,11 @@ export interface InputRequestOptions extends CacheableRequestOptions {
   onProgress?: (progress: Progress) => void;
   /** Restart the timeout whenever progress arrives. Default false. */
   resetTimeoutOnProgress?: boolean;
-  /** Hard limit even when progress resets the timeout. Default: none. */
+  /**
+   * Hard limit on the whole call even when progress resets the timeout. Default: the client's
+   * `maxTotalTimeoutMs` (10 minutes) when `resetTimeoutOnProgress` is set, else none (the
+   * timeout itself is the limit). `0` or `Infinity`: none.
+   */
   maxTotalTimeoutMs?: number;
   /**
    * `auto` (default): answer `input_required` with the handlers. `manual`: return the

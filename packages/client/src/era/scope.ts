@@ -63,6 +63,7 @@ export class ConnectScope {
     const phase = new ConnectPhaseTransport(transport);
     const connection = new RpcConnection(phase, {
       requestTimeoutMs: this.#hooks.requestTimeoutMs,
+      maxTotalTimeoutMs: this.#hooks.maxTotalTimeoutMs,
       cancel,
       // The session replaces these; until then a peer's stray output is only worth a warning.
       onError: (error) =>

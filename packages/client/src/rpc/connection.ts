@@ -19,6 +19,7 @@ import {
 } from '@twofold/protocol/experimental';
 import { asError } from '../util';
 import { InboundRequests } from './inbound';
+import { lostResponse } from './lost-response';
 import { PendingRequest, PendingTable } from './pending';
 import type { RpcConnectionOptions, RpcOutcome, RpcRequestOptions } from './types';
 import { closedErrorFor, progressOf, withProgressToken } from './util';
@@ -119,20 +120,28 @@ export class RpcConnection {
     }
     const id = this.#nextId++;
     const progressToken = onProgress === undefined ? undefined : `p${id}`;
+    const resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? false;
+    const cancelOnWire = options.cancelOnWire ?? true;
     return new Promise<RpcOutcome>((resolve, reject) => {
       const pending = new PendingRequest({
         id,
         method,
         timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
-        maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-        resetTimeoutOnProgress: options.resetTimeoutOnProgress ?? false,
+        // Without resets the timeout is already a total limit; with them, a default cap applies.
+        maxTotalTimeoutMs:
+          options.maxTotalTimeoutMs ??
+          (resetTimeoutOnProgress ? this.#options.maxTotalTimeoutMs : undefined),
+        resetTimeoutOnProgress,
         signal,
         progressToken,
         onProgress,
         onTagged: options.onTagged,
         resolve,
         reject,
-        onAbandon: (abandoned, _reason, message) => this.#cancel(abandoned, message),
+        onAbandon: (abandoned, _reason, message) => {
+          if (cancelOnWire) this.#cancel(abandoned, message);
+          else this.#pending.markAbandoned(abandoned.id);
+        },
         onSettled: (settled) => this.#pending.remove(settled),
       });
       this.#pending.add(pending);
@@ -274,6 +283,12 @@ export class RpcConnection {
   }
 
   #transportError(error: Error): void {
+    const lost = error instanceof LocalError ? lostResponse(error, this.#pending) : undefined;
+    if (lost !== undefined) {
+      // Its response is gone: fail it now; should the response come after all, drop it.
+      lost.pending.reject(lost.error);
+      this.#pending.markAbandoned(lost.pending.id);
+    }
     if (error instanceof LocalError && !NON_FATAL_CODES.has(error.code)) {
       this.#recentTransportError = error;
       // A dead process ends the connection: it is reported through onClose and the rejections.

@@ -53,6 +53,8 @@ export class PendingRequest {
   readonly progressToken: string | undefined;
   /** Aborted when the request is abandoned under the `abortExchange` policy. */
   readonly exchange = new AbortController();
+  /** An oversized message dropped from this request's own response stream (HTTP). */
+  droppedOversized: LocalError | undefined;
   readonly #init: PendingInit;
   #settled = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -90,7 +92,7 @@ export class PendingRequest {
     this.#armTimeout();
     const hard = effectiveTimeout(maxTotalTimeoutMs);
     if (hard !== undefined)
-      this.#hardTimer = setTimeout(() => this.#abandon('timeout', hard), hard);
+      this.#hardTimer = setTimeout(() => this.#abandon('timeout', hard, true), hard);
   }
 
   /** Settles with a response. */
@@ -116,15 +118,19 @@ export class PendingRequest {
     if (ms !== undefined) this.#timer = setTimeout(() => this.#abandon('timeout', ms), ms);
   }
 
-  #abandon(reason: AbandonReason, ms?: number): void {
+  #abandon(reason: AbandonReason, ms?: number, total = false): void {
     const { method, signal } = this.#init;
     const error =
       reason === 'timeout'
         ? new LocalError(
             LocalErrorCode.RequestTimeout,
-            `Request ${method} timed out after ${ms} ms`,
+            total
+              ? `Request ${method} ran past its maximum total time of ${ms} ms`
+              : `Request ${method} timed out after ${ms} ms`,
             {
-              details: { method, timeoutMs: ms },
+              details: total
+                ? { method, timeoutMs: ms, maxTotalTimeoutMs: ms }
+                : { method, timeoutMs: ms },
             },
           )
         : new LocalError(LocalErrorCode.RequestAborted, `Request ${method} was aborted`, {

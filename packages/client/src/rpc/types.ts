@@ -27,7 +27,19 @@ export interface RpcRequestOptions {
   /** Progress for this request: the connection puts a fresh `progressToken` into `params._meta`. */
   onProgress?: ((progress: Progress) => void) | undefined;
   resetTimeoutOnProgress?: boolean | undefined;
+  /**
+   * Hard limit on the request's whole life, whatever progress does. Default: the connection's
+   * `maxTotalTimeoutMs` when progress resets the timeout, else none (the timeout is the limit).
+   * `0` or `Infinity`: none.
+   */
   maxTotalTimeoutMs?: number | undefined;
+  /**
+   * Whether giving the request up (timeout, abort) cancels it on the wire as the connection's
+   * `CancelPolicy` says. Default true. `false`: nothing is sent and the late answer is dropped
+   * quietly — for era detection, where `initialize` must never be cancelled and a probe that
+   * lost the race is simply forgotten.
+   */
+  cancelOnWire?: boolean | undefined;
   /**
    * Listen streams: notifications whose `_meta["io.modelcontextprotocol/subscriptionId"]` equals
    * this request's id, and a server `notifications/cancelled` naming it, go here (and nowhere
@@ -53,6 +65,11 @@ export type ServerRequestHandler = (
 /** Options of `RpcConnection`. */
 export interface RpcConnectionOptions {
   requestTimeoutMs: number;
+  /**
+   * The hard limit of requests whose progress resets their timeout (a server that reports
+   * progress forever must not hold a call forever). Default: none. `0` or `Infinity`: none.
+   */
+  maxTotalTimeoutMs?: number | undefined;
   cancel: CancelPolicy;
   /** Server-to-client requests; without it every one is answered -32601. */
   onRequest?: ServerRequestHandler;

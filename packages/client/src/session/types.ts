@@ -34,6 +34,8 @@ export interface SessionHooks {
   logLevel?: LoggingLevel | undefined;
   trace?: TraceContext | undefined;
   requestTimeoutMs: number;
+  /** The hard limit of requests whose progress resets their timeout (none when absent). */
+  maxTotalTimeoutMs?: number | undefined;
   /**
    * Answers a server's input request (`elicitation/create`, `sampling/createMessage`,
    * `roots/list`): legacy server-to-client requests come here. Rejects when it cannot answer.
