@@ -29,8 +29,8 @@ export interface ConnectConfig {
   /** A prior verdict: used (no probe) when its `serverKey` is the target's key. */
   verdict?: EraVerdict;
   /**
-   * How long the probe waits: on a stream, silence past it means legacy; over HTTP, it is an
-   * error.
+   * How long the probe waits alone. On a stream, silence past it sends `initialize` beside the
+   * still listening probe (see `stream-probe.ts`); over HTTP, it is an error.
    */
   probeTimeoutMs: number;
   /** How long the whole attempt may take (`0` or `Infinity`: no limit). */

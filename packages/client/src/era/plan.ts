@@ -88,10 +88,14 @@ export function resolvePlan(input: PlanInput): EraPlan {
   return { mode: 'auto', modernVersion: newest };
 }
 
-/** A verdict for this server, in an era `era` allows, naming a version we speak. */
+/**
+ * A verdict for this server, in an era `era` allows, naming a version we speak, and resting on
+ * an answer (one reached by silence may only mean the server was slow that time).
+ */
 function usableVerdict(input: PlanInput): EraVerdict | undefined {
   const { verdict } = input;
   if (verdict === undefined || verdict.serverKey !== input.serverKey) return undefined;
+  if (verdict.reachedBy === 'silence') return undefined;
   if (input.era !== 'auto' && input.era !== verdict.era) return undefined;
   const known =
     verdict.era === 'modern'

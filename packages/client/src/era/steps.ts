@@ -134,6 +134,7 @@ export function modernSession(
     transport,
     discover,
     serverKey: context.target.key,
+    reachedBy: 'answer' as const,
   };
   const session = createModernSession({ connection, hooks: context.hooks, verdict, discover });
   return { session, connection };
@@ -199,18 +200,28 @@ export async function legacyHandshake(
     return { session, connection };
   } catch (error) {
     if (!(error instanceof ModernServerError)) throw error;
-    const cause = error.cause instanceof ProtocolError ? error.cause : error;
-    const version = selectMutualVersion(error.supported, context.modernVersions);
-    if (!step.allowModern || version === undefined) {
-      throw new LocalError(
-        LocalErrorCode.NoMutualVersion,
-        step.allowModern
-          ? `${error.message}; this client speaks none of those versions`
-          : `${error.message}, but the legacy era is pinned`,
-        { cause, details: { supported: error.supported } },
-      );
-    }
-    const modern = await step.modernConnection(connection);
-    return discoverModern(context, modern, step.modernTransport, version, true);
+    return modernAfterRejection(context, connection, step, error);
   }
+}
+
+/** `initialize` was refused by a server naming modern versions: go on in the modern era. */
+export async function modernAfterRejection(
+  context: ConnectContext,
+  connection: RpcConnection,
+  step: Pick<LegacyStep, 'allowModern' | 'modernConnection' | 'modernTransport'>,
+  error: ModernServerError,
+): Promise<Established> {
+  const cause = error.cause instanceof ProtocolError ? error.cause : error;
+  const version = selectMutualVersion(error.supported, context.modernVersions);
+  if (!step.allowModern || version === undefined) {
+    throw new LocalError(
+      LocalErrorCode.NoMutualVersion,
+      step.allowModern
+        ? `${error.message}; this client speaks none of those versions`
+        : `${error.message}, but the legacy era is pinned`,
+      { cause, details: { supported: error.supported } },
+    );
+  }
+  const modern = await step.modernConnection(connection);
+  return discoverModern(context, modern, step.modernTransport, version, true);
 }

@@ -1,7 +1,8 @@
 /**
  * Keeping an era verdict between connections: the era, version and transport stay valid until
  * the server contradicts them, but the `server/discover` result inside is kept only for the
- * `ttlMs` the server gave it.
+ * `ttlMs` the server gave it. A verdict reached by silence is never kept: it says how fast the
+ * server was this time, not which era it speaks.
  */
 import type { EraVerdict } from '../types';
 
@@ -17,11 +18,14 @@ export interface StoredEraVerdict {
 
 /**
  * What to store of `verdict` at `now` (epoch ms): the discover result only when its `ttlMs`
- * lets it be reused, with the time it goes stale.
+ * lets it be reused, with the time it goes stale. `undefined` when the verdict must not be
+ * stored at all (`reachedBy: 'silence'`): store nothing, and drop what was stored for the
+ * server before, so that the next connection probes again.
  *
  * @experimental
  */
-export function storeVerdict(verdict: EraVerdict, now: number): StoredEraVerdict {
+export function storeVerdict(verdict: EraVerdict, now: number): StoredEraVerdict | undefined {
+  if (verdict.reachedBy === 'silence') return undefined;
   const { discover, ...era } = verdict;
   const ttlMs = (discover as { ttlMs?: unknown } | undefined)?.ttlMs;
   if (discover === undefined || typeof ttlMs !== 'number' || ttlMs <= 0) return { verdict: era };

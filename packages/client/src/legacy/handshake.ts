@@ -47,11 +47,21 @@ export interface HandshakeOutcome {
 export interface HandshakeOptions {
   version?: string | undefined;
   pinned?: boolean | undefined;
+  /**
+   * Gives the handshake up (`REQUEST_ABORTED`): nothing is sent (`initialize` is never
+   * cancelled on the wire) and a late answer is dropped.
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Leave the connection open on every failure: era detection still waits there for the probe
+   * sent before `initialize`.
+   */
+  keepOpen?: boolean | undefined;
 }
 
 /**
  * Sends `initialize` and returns the negotiated version and the validated result. Every
- * failure closes the connection except `ModernServerError`.
+ * failure closes the connection except `ModernServerError` (or any, under `keepOpen`).
  */
 export async function initialize(
   connection: RpcConnection,
@@ -61,7 +71,9 @@ export async function initialize(
   try {
     return await negotiate(connection, hooks, options);
   } catch (error) {
-    if (!(error instanceof ModernServerError)) await connection.close();
+    if (!(error instanceof ModernServerError) && options.keepOpen !== true) {
+      await connection.close();
+    }
     throw error;
   }
 }
@@ -79,11 +91,11 @@ async function negotiate(
   }
   let result: Record<string, unknown>;
   try {
-    result = await sendInitialize(connection, hooks, offered);
+    result = await sendInitialize(connection, hooks, offered, options.signal);
   } catch (error) {
     const fallback = judgeRejection(error, offered, options.pinned === true);
     // A server may reject our version naming the legacy ones it has: offer its newest once.
-    result = await sendInitialize(connection, hooks, fallback);
+    result = await sendInitialize(connection, hooks, fallback, options.signal);
   }
   const answered = result.protocolVersion;
   const acceptable = options.pinned === true ? answered === offered : isLegacyVersion(answered);
@@ -108,6 +120,7 @@ async function sendInitialize(
   connection: RpcConnection,
   hooks: SessionHooks,
   version: LegacyVersion,
+  signal: AbortSignal | undefined,
 ): Promise<Record<string, unknown>> {
   let timedOut = false;
   const limit = hooks.requestTimeoutMs;
@@ -122,7 +135,7 @@ async function sendInitialize(
     return await connection.request(
       'initialize',
       { protocolVersion: version, capabilities: hooks.capabilities, clientInfo: hooks.clientInfo },
-      { timeoutMs: 0 },
+      { timeoutMs: 0, signal, cancelOnWire: false },
     );
   } catch (error) {
     if (!timedOut) throw error;

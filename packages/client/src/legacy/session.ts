@@ -54,6 +54,8 @@ export interface LegacySessionInit {
   http?:
     | { setProtocolVersion(version: string): void; openEventStream?(): Promise<void> }
     | undefined;
+  /** What the verdict rests on (see `EraVerdict.reachedBy`); default `answer`. */
+  reachedBy?: EraVerdict['reachedBy'];
 }
 
 /** Server-to-client requests answered by the client's input handlers. */
@@ -79,15 +81,30 @@ const TRACE_KEYS: readonly string[] = [
  * @experimental
  */
 export async function startLegacySession(init: LegacySessionInit): Promise<EraSession> {
-  const { connection, hooks } = init;
+  routeEarly(init.connection, init.hooks);
+  const outcome = await initialize(init.connection, init.hooks, init);
+  return completeLegacySession(init, outcome);
+}
+
+/** Handlers for the time before the `initialize` answer: the server may ping (or log) already. */
+export function routeEarly(connection: RpcConnection, hooks: SessionHooks): void {
   const early = new EarlyRouting(hooks);
-  // The server may ping (or log) before the initialize answer.
   connection.setHandlers({
     onRequest: (method) => early.answer(method),
     onNotification: (n) => early.notification(n),
     onError: (error) => reportError(hooks, error),
   });
-  const outcome = await initialize(connection, hooks, init);
+}
+
+/**
+ * The legacy session after a successful `initialize` (`outcome`): `notifications/initialized`,
+ * the log level, then the session owns the connection. Failures close the connection.
+ */
+export async function completeLegacySession(
+  init: LegacySessionInit,
+  outcome: HandshakeOutcome,
+): Promise<EraSession> {
+  const { connection } = init;
   const session = new LegacySession(init, outcome);
   session.attach();
   try {
@@ -131,6 +148,7 @@ class LegacySession implements EraSession {
       protocolVersion: outcome.protocolVersion,
       transport: init.transport,
       serverKey: init.serverKey,
+      reachedBy: init.reachedBy ?? 'answer',
     };
     this.listens = new LegacyListens(this.connection, this.hooks, result.capabilities);
   }

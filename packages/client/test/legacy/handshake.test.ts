@@ -42,6 +42,7 @@ describe.each(LEGACY_VERSIONS)('handshake in %s', (version) => {
       protocolVersion: version,
       transport: 'stream',
       serverKey: 'test-server',
+      reachedBy: 'answer',
     });
     expect(session.facts).toEqual({
       serverInfo: server.serverInfo,
