@@ -39,9 +39,10 @@ export {
 export { type ChangeBus, InMemoryChangeBus } from './listen/change-bus';
 export type { ListenOptions } from './listen/hub';
 export { handleModernRequest, type ModernIo } from './modern/dispatch';
+export type { ClaimResult, ReplayGuard } from './mrtr/replay-guard';
 export {
   type OpenedState,
-  type ReplayGuard,
+  type RefusedStateReason,
   type RequestBinding,
   RequestStateCodec,
   type RequestStateOptions,

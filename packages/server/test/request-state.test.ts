@@ -47,25 +47,13 @@ describe('RequestStateCodec', () => {
     });
   });
 
-  it('rejects a tampered payload or signature, and a state sealed with another key', async () => {
+  it('rejects a tampered state, and a state sealed with another key', async () => {
     const codec = new RequestStateCodec({ key: 'k' });
     const token = await codec.seal(binding, { admin: false }, 1);
-    const [body, mac] = token.split('.') as [string, string];
-    const forged = JSON.parse(atob(body.replace(/-/g, '+').replace(/_/g, '/'))) as Record<
-      string,
-      unknown
-    >;
-    forged.s = { admin: true };
-    const forgedBody = btoa(JSON.stringify(forged))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '');
-    expect(await codec.open(`${forgedBody}.${mac}`, binding)).toEqual({
+    expect(await codec.open(tamper(token, 30), binding)).toEqual({
       ok: false,
       reason: 'bad-signature',
     });
-    const flipped = `${body}.${mac.startsWith('A') ? 'B' : 'A'}${mac.slice(1)}`;
-    expect(await codec.open(flipped, binding)).toEqual({ ok: false, reason: 'bad-signature' });
     const other = new RequestStateCodec({ key: 'other' });
     expect(await other.open(token, binding)).toEqual({ ok: false, reason: 'bad-signature' });
   });
@@ -93,6 +81,12 @@ describe('RequestStateCodec', () => {
     });
   });
 });
+
+/** `token` with the character at `index` replaced by another base64url character. */
+function tamper(token: string, index: number): string {
+  const swapped = token[index] === 'A' ? 'B' : 'A';
+  return `${token.slice(0, index)}${swapped}${token.slice(index + 1)}`;
+}
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops undefined members', () => {

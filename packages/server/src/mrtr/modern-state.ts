@@ -1,12 +1,13 @@
 /**
  * The sealed `requestState` of modern multi-round-trip requests: one codec per served server,
  * the binding of a request (its method and identifying params), and the opening of a retry's
- * state, where every failure is the client's -32602.
+ * state, where every failure is the client's -32602 except a full replay guard (-32603: the
+ * server's limit, and the state stays usable).
  */
 import { ErrorCode, INPUT_REQUIRED_METHODS, ProtocolError } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
 import type { ServedServer } from '../serve/served-server';
-import { type RequestBinding, RequestStateCodec } from './request-state';
+import { type RefusedStateReason, type RequestBinding, RequestStateCodec } from './request-state';
 
 /** What a request carries over from its earlier rounds. */
 export interface Retry {
@@ -18,13 +19,13 @@ export interface Retry {
 
 const FIRST_ATTEMPT: Retry = { state: undefined, round: 0 };
 
-const REASONS = {
+const REASONS: Record<Exclude<RefusedStateReason, 'replay-guard-full'>, string> = {
   malformed: 'is not a requestState this server issued',
   'bad-signature': 'failed verification',
   expired: 'has expired; start the request again without it',
   mismatch: 'belongs to another request (method, arguments or caller differ)',
   replayed: 'was already used; each requestState is accepted once',
-} as const;
+};
 
 // One codec per server object, created on first use from its options: the key (random per
 // process unless configured) and the replay guard must be shared by every request it serves.
@@ -76,6 +77,13 @@ export async function openRetry(
   const binding = bindingOf(method, params, principal);
   const opened = await requestStateCodecOf(server).open(token, binding);
   if (!opened.ok) {
+    if (opened.reason === 'replay-guard-full') {
+      throw new ProtocolError(
+        ErrorCode.InternalError,
+        'The server cannot take another retry right now (too many recent rounds); retry later with the same requestState',
+        { reason: opened.reason },
+      );
+    }
     throw new ProtocolError(
       ErrorCode.InvalidParams,
       `Invalid requestState: it ${REASONS[opened.reason]}`,

@@ -1,37 +1,38 @@
 /**
  * Sealing of MRTR `requestState` (2026-07-28): the client must echo it byte-exact and must be
- * treated as an attacker. A sealed state is `base64url(payload).base64url(HMAC-SHA256)`; the
- * payload binds the method and a digest of the original params (and of the caller, when
- * authenticated), carries an expiry and a nonce,
- * and holds the handler's own state. Opening checks all of it and refuses a nonce twice, so a
- * tampered, expired, re-targeted or replayed state is rejected. Uses WebCrypto only, so it runs
- * on every runtime.
+ * treated as an attacker. A sealed state is encrypted and authenticated (see `sealing.ts`), so
+ * the client can neither read nor change it; inside, it binds the method and a digest of the
+ * original params (and of the caller, when authenticated), carries an expiry, the round and
+ * the handler's own state. Opening checks all of it
+ * and claims the state's nonce once, so a tampered, expired, re-targeted or replayed state is
+ * rejected. WebCrypto only, so it runs on every runtime; no key is made before first use.
  */
 import { canonicalJson } from './canonical-json';
+import { DEFAULT_MAX_USED_STATES, MemoryReplayGuard, type ReplayGuard } from './replay-guard';
+import { Sealer, toBase64Url } from './sealing';
 
 /**
  * @experimental
  */
 export interface RequestStateOptions {
-  /** HMAC key (raw bytes or a string). Default: 32 random bytes per process. Share it across replicas. */
+  /**
+   * Key material (raw bytes or a string; use at least 32 random bytes), from which the
+   * encryption keys are derived. Default: 32 random bytes per server, made on first use. Give
+   * every replica of one endpoint the same key.
+   */
   key?: Uint8Array | string;
   /** How long a state stays valid. Default 10 minutes. */
   ttlMs?: number;
-  /** Remembers used nonces until they expire. Default: in memory, per process. */
+  /** Remembers used states until they expire. Default: in memory, per server. */
   replayGuard?: ReplayGuard;
+  /**
+   * Used states the default in-memory guard remembers at once (about 0.1 KiB each). When it
+   * is full, a retry is refused (-32603, `data.reason: "replay-guard-full"`) without consuming
+   * its state, until expiries make room. Default 100,000. Ignored with `replayGuard`.
+   */
+  maxUsedStates?: number;
   /** Clock, for tests. */
   now?: () => number;
-}
-
-/**
- * Single-use enforcement of sealed states. Implement it on shared storage when several replicas
- * serve one endpoint.
- *
- * @experimental
- */
-export interface ReplayGuard {
-  /** Records `nonce` until `expiresAt`; false when it was already used. */
-  claim(nonce: string, expiresAt: number): boolean | Promise<boolean>;
 }
 
 /**
@@ -48,19 +49,32 @@ export interface RequestBinding {
 }
 
 /**
+ * Why a state did not open. `bad-signature`: it fails authentication (tampered, or sealed
+ * under another key). `replay-guard-full`: it is valid but cannot be claimed now.
+ *
+ * @experimental
+ */
+export type RefusedStateReason =
+  | 'malformed'
+  | 'bad-signature'
+  | 'expired'
+  | 'mismatch'
+  | 'replayed'
+  | 'replay-guard-full';
+
+/**
  * @experimental
  */
 export type OpenedState =
   | { ok: true; state: unknown; round: number }
-  | { ok: false; reason: 'malformed' | 'bad-signature' | 'expired' | 'mismatch' | 'replayed' };
+  | { ok: false; reason: RefusedStateReason };
 
 interface Payload {
-  v: 1;
+  v: 2;
   m: string;
   d: string;
   r: number;
   exp: number;
-  n: string;
   s?: unknown;
 }
 
@@ -73,11 +87,12 @@ const encoder = new TextEncoder();
  * @experimental
  */
 export class RequestStateCodec {
-  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
+  private readonly sealer: Sealer;
   private readonly ttlMs: number;
   private readonly guard: ReplayGuard;
   private readonly now: () => number;
 
+  /** Checks the options only: keys are made on the first seal or open. */
   constructor(options: RequestStateOptions = {}) {
     if (options.ttlMs !== undefined && !(Number.isFinite(options.ttlMs) && options.ttlMs > 0)) {
       throw new TypeError('RequestStateOptions.ttlMs must be a positive number of milliseconds');
@@ -85,78 +100,45 @@ export class RequestStateCodec {
     if (options.key !== undefined && options.key.length === 0) {
       throw new TypeError('RequestStateOptions.key must not be empty');
     }
-    const raw =
-      typeof options.key === 'string'
-        ? encoder.encode(options.key)
-        : (options.key ?? crypto.getRandomValues(new Uint8Array(32)));
-    this.key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
+    this.sealer = new Sealer(
+      typeof options.key === 'string' ? encoder.encode(options.key) : options.key,
+    );
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.now = options.now ?? Date.now;
-    this.guard = options.replayGuard ?? new MemoryReplayGuard(this.now);
+    this.guard =
+      options.replayGuard ??
+      new MemoryReplayGuard(options.maxUsedStates ?? DEFAULT_MAX_USED_STATES, this.now);
   }
 
   /** Seals the handler's `state` for round `round` of the request `binding`. */
   async seal(binding: RequestBinding, state: unknown, round: number): Promise<string> {
     const payload: Payload = {
-      v: 1,
+      v: 2,
       m: binding.method,
       d: await digest(binding),
       r: round,
       exp: this.now() + this.ttlMs,
-      n: toBase64Url(crypto.getRandomValues(new Uint8Array(16))),
       ...(state === undefined ? {} : { s: state }),
     };
-    const body = toBase64Url(encoder.encode(JSON.stringify(payload)));
-    const mac = await crypto.subtle.sign('HMAC', await this.key, encoder.encode(body));
-    return `${body}.${toBase64Url(new Uint8Array(mac))}`;
+    return this.sealer.seal(encoder.encode(JSON.stringify(payload)));
   }
 
   /** Opens a state received with `binding`; each sealed state opens successfully once. */
   async open(token: string, binding: RequestBinding): Promise<OpenedState> {
-    const [body, mac, extra] = token.split('.');
-    if (!body || !mac || extra !== undefined) return { ok: false, reason: 'malformed' };
-    const signature = fromBase64Url(mac);
-    if (!signature) return { ok: false, reason: 'malformed' };
-    const valid = await crypto.subtle.verify(
-      'HMAC',
-      await this.key,
-      signature,
-      encoder.encode(body),
-    );
-    if (!valid) return { ok: false, reason: 'bad-signature' };
-    const payload = parsePayload(body);
+    const unsealed = await this.sealer.open(token);
+    if (unsealed === 'malformed') return { ok: false, reason: 'malformed' };
+    if (unsealed === 'forged') return { ok: false, reason: 'bad-signature' };
+    const payload = parsePayload(unsealed.plaintext);
     if (!payload) return { ok: false, reason: 'malformed' };
     if (payload.exp <= this.now()) return { ok: false, reason: 'expired' };
     if (payload.m !== binding.method || payload.d !== (await digest(binding))) {
       return { ok: false, reason: 'mismatch' };
     }
-    if (!(await this.guard.claim(payload.n, payload.exp))) return { ok: false, reason: 'replayed' };
+    // Claimed last: only an authentic, live state for this request uses up a guard entry.
+    const claimed = await this.guard.claim(unsealed.nonce, payload.exp);
+    if (claimed === 'full') return { ok: false, reason: 'replay-guard-full' };
+    if (!claimed) return { ok: false, reason: 'replayed' };
     return { ok: true, state: payload.s, round: payload.r };
-  }
-}
-
-/** The default replay guard: used nonces in memory, dropped once expired. */
-class MemoryReplayGuard implements ReplayGuard {
-  private readonly used = new Map<string, number>();
-
-  // The codec's clock: expiries are on that clock, so purging must be too.
-  constructor(private readonly now: () => number) {}
-
-  claim(nonce: string, expiresAt: number): boolean {
-    const now = this.now();
-    // Claims arrive roughly in expiry order (one TTL for all), so purge from the oldest and stop
-    // at the first live one: O(expired) per claim, not O(all). A straggler lives at most one
-    // TTL longer, and an expired state is refused before it is claimed anyway.
-    for (const [key, expiry] of this.used) {
-      if (expiry > now) break;
-      this.used.delete(key);
-    }
-    if (this.used.has(nonce)) return false;
-    this.used.set(nonce, expiresAt);
-    return true;
   }
 }
 
@@ -168,39 +150,16 @@ async function digest(binding: RequestBinding): Promise<string> {
   return toBase64Url(new Uint8Array(hash));
 }
 
-function parsePayload(body: string): Payload | undefined {
-  const bytes = fromBase64Url(body);
-  if (!bytes) return undefined;
+function parsePayload(bytes: Uint8Array): Payload | undefined {
   try {
     const value = JSON.parse(new TextDecoder().decode(bytes)) as Partial<Payload>;
     const ok =
-      value.v === 1 &&
+      value.v === 2 &&
       typeof value.m === 'string' &&
       typeof value.d === 'string' &&
       typeof value.r === 'number' &&
-      typeof value.exp === 'number' &&
-      typeof value.n === 'string';
+      typeof value.exp === 'number';
     return ok ? (value as Payload) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const padded = text
-    .replace(/-/g, '+')
-    .replace(/_/g, '/')
-    .padEnd(Math.ceil(text.length / 4) * 4, '=');
-  try {
-    const binary = atob(padded);
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
   } catch {
     return undefined;
   }
