@@ -8,10 +8,13 @@ import type {
   CallToolResult,
   ClientCapabilities,
   ContentBlock,
+  CreateMessageResult,
+  ElicitResult,
   GetPromptResult,
   Icon,
   Implementation,
   InputRequest,
+  ListRootsResult,
   LoggingLevel,
   ReadResourceResult,
   RequestId,
@@ -82,15 +85,34 @@ export interface RequestContext {
   /**
    * Answers of an earlier round of input requests (modern retries carry them; on legacy
    * sessions twofold gathers them with real server-to-client requests). Keyed as asked.
+   * Unchecked: what the client sent. Prefer {@link RequestContext.inputResponse}.
    */
   readonly inputResponses?: Readonly<Record<string, unknown>> | undefined;
   /**
+   * The answer to the input request the previous round asked under `key`, checked against
+   * that request: it must be a result of the method asked (`ElicitResult`,
+   * `CreateMessageResult`, `ListRootsResult`), and an accepted form elicitation's `content`
+   * must fit the `requestedSchema` that was sent. `undefined` when nothing was asked under
+   * `key` in the previous round or the client sent no answer for it: ask again.
+   *
+   * @throws InputResponseError (-32602 on the wire, `data.reason: "invalid-input-response"`)
+   *   when the answer does not fit.
+   */
+  inputResponse(key: string): InputResponse | undefined;
+  /**
    * The `state` the handler put on its `InputRequired` in the previous round, given back on the
-   * retry: sealed in the signed `requestState` on modern requests (so it must be JSON), kept in
-   * memory on legacy sessions. `undefined` on a first attempt.
+   * retry: sealed (encrypted and authenticated) in the `requestState` on modern requests, so it
+   * must be JSON; kept in memory on legacy sessions. `undefined` on a first attempt.
    */
   readonly state?: unknown;
 }
+
+/**
+ * A checked answer to an input request (see {@link RequestContext.inputResponse}).
+ *
+ * @experimental
+ */
+export type InputResponse = ElicitResult | CreateMessageResult | ListRootsResult;
 
 /**
  * Thrown (or returned) by a handler that needs input from the client before it can finish:
@@ -103,7 +125,10 @@ export interface RequestContext {
 export class InputRequired {
   constructor(
     readonly inputRequests: Readonly<Record<string, InputRequest>>,
-    /** Handler state carried to the retry (signed and bound by twofold; opaque to the client). */
+    /**
+     * Handler state carried to the retry (encrypted, authenticated and bound by twofold on
+     * modern requests: the client can neither read nor change it).
+     */
     readonly state?: unknown,
   ) {}
 }

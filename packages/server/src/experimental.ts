@@ -11,6 +11,7 @@
 export type {
   CachePolicy,
   CompletionContext,
+  InputResponse,
   PromptDefinition,
   Registered,
   RequestContext,
@@ -39,6 +40,7 @@ export {
 export { type ChangeBus, InMemoryChangeBus } from './listen/change-bus';
 export type { ListenOptions } from './listen/hub';
 export { handleModernRequest, type ModernIo } from './modern/dispatch';
+export { InputResponseError } from './mrtr/input-responses';
 export type { ClaimResult, ReplayGuard } from './mrtr/replay-guard';
 export {
   type OpenedState,

@@ -16,6 +16,7 @@ function context(): RequestContext {
     signal: new AbortController().signal,
     progress: async () => {},
     log: async () => {},
+    inputResponse: () => undefined,
   };
 }
 

@@ -30,9 +30,15 @@ function decoded(token: string): string {
 }
 
 describe('the sealed state is confidential and authenticated', () => {
-  it('hides the handler state and the binding from the client', async () => {
+  it('hides the handler state, the binding and the asked schema from the client', async () => {
     const codec = new RequestStateCodec({ key: 'k' });
-    const token = await codec.seal(binding, { secret: MARKER }, 1);
+    const asked = {
+      confirm: {
+        method: 'elicitation/create' as const,
+        requestedSchema: { type: 'object', properties: { [MARKER]: { type: 'boolean' } } },
+      },
+    };
+    const token = await codec.seal(binding, { secret: MARKER }, 1, asked);
     const text = decoded(token);
     for (const visible of [MARKER, 'tools/call', '"exp"', '"s"']) {
       expect(text).not.toContain(visible);
@@ -40,6 +46,7 @@ describe('the sealed state is confidential and authenticated', () => {
     expect(await codec.open(token, binding)).toMatchObject({
       ok: true,
       state: { secret: MARKER },
+      asked,
     });
   });
 

@@ -15,6 +15,7 @@ describe('RequestStateCodec', () => {
       ok: true,
       state: { step: 1, picked: ['a'] },
       round: 1,
+      asked: {},
     });
   });
 

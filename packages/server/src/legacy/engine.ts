@@ -32,13 +32,14 @@ import {
 import type { HttpMessageContext } from '@twofold/transports/experimental';
 import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
+import { inputResponseReader } from '../mrtr/input-responses';
 import type { Change } from '../operations/types';
 import { toWireError } from '../serve/error-mapping';
 import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
 import { createReporter } from '../serve/reporting';
 import { visibleHeaders } from '../serve/request-headers';
 import { offeredVersionList, type ServedServer } from '../serve/served-server';
-import { runWithInputRounds } from './input-rounds';
+import { type LegacyRetry, runWithInputRounds } from './input-rounds';
 import { type OutboundRequestOptions, OutboundRequests } from './outbound-requests';
 
 /**
@@ -209,10 +210,7 @@ export class LegacyEngine {
     // Per POST over HTTP: a token refreshed mid-session is seen by the next request.
     const granted = (context as HttpMessageContext | undefined)?.auth as AuthInfo | undefined;
     const auth = granted ?? this.options.auth;
-    const contextFor = (
-      inputResponses: Record<string, unknown> | undefined,
-      state: unknown,
-    ): RequestContext => ({
+    const contextFor = ({ inputResponses, state, asked }: LegacyRetry): RequestContext => ({
       era: 'legacy',
       protocolVersion: session.version,
       requestId: id,
@@ -224,12 +222,12 @@ export class LegacyEngine {
       auth,
       headers,
       inputResponses,
+      inputResponse: inputResponseReader(session.version, inputResponses, asked),
       state,
       ...reporter,
     });
     return runWithInputRounds(
-      (inputResponses, state) =>
-        callOperation(this.server.operations, method, p, contextFor(inputResponses, state)),
+      (retry) => callOperation(this.server.operations, method, p, contextFor(retry)),
       (request) =>
         this.outbound.request(request.method, request.params, { signal, relatedRequestId: id }),
       session.clientCapabilities,

@@ -25,6 +25,7 @@ import {
 import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
 import { serveListen } from '../listen/serve-listen';
+import { inputResponseReader } from '../mrtr/input-responses';
 import { openRetry, principalOf } from '../mrtr/modern-state';
 import { toWireError } from '../serve/error-mapping';
 import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
@@ -126,6 +127,7 @@ async function dispatch(
   // A sealed state opens only for the principal it was issued to.
   const principal = principalOf(io.auth);
   const retry = await openRetry(server, method, parsed.value, principal);
+  const inputResponses = parsed.value?.inputResponses as RequestContext['inputResponses'];
   const context: RequestContext = {
     era: 'modern',
     protocolVersion: version,
@@ -136,7 +138,8 @@ async function dispatch(
     trace: envelope.trace,
     auth: io.auth,
     headers: io.headers,
-    inputResponses: parsed.value?.inputResponses as RequestContext['inputResponses'],
+    inputResponses,
+    inputResponse: inputResponseReader(version as ModernVersion, inputResponses, retry.asked),
     state: retry.state,
     ...createReporter({
       progressToken: envelope.progressToken,

@@ -1,6 +1,7 @@
 /** The modern shape of results: `resultType`, `serverInfo` in `_meta`, and cache hints. */
 import { type ClientCapabilities, withServerInfo } from '@twofold/protocol/experimental';
 import type { CachePolicy, InputRequired } from '../api';
+import { askedOf } from '../mrtr/input-responses';
 import { bindingOf, requestStateCodecOf } from '../mrtr/modern-state';
 import { checkInputRound } from '../mrtr/rounds';
 import type { ServedServer } from '../serve/served-server';
@@ -31,8 +32,9 @@ export interface AskingRequest {
 
 /**
  * An operation needs input from the client: an `input_required` result whose `requestState`
- * seals the handler's state for round `round`, bound to the request. It always carries a
- * state (the round count and the binding live there) and never cache hints: it is not cached.
+ * seals the handler's state for round `round`, bound to the request, with what it asks (so
+ * the answers can be checked on the retry). It always carries a state (the round count and
+ * the binding live there) and never cache hints: it is not cached.
  */
 export async function inputRequiredResult(
   server: ServedServer,
@@ -45,6 +47,7 @@ export async function inputRequiredResult(
     bindingOf(request.method, request.params, request.principal),
     input.state,
     round,
+    askedOf(input.inputRequests),
   );
   const result: Record<string, unknown> = { resultType: 'input_required' };
   // An empty map says nothing; a state-only answer asks the client to retry at once.

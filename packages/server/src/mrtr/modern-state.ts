@@ -7,6 +7,7 @@
 import { ErrorCode, INPUT_REQUIRED_METHODS, ProtocolError } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
 import type { ServedServer } from '../serve/served-server';
+import type { AskedInput } from './input-responses';
 import { type RefusedStateReason, type RequestBinding, RequestStateCodec } from './request-state';
 
 /** What a request carries over from its earlier rounds. */
@@ -15,9 +16,11 @@ export interface Retry {
   state: unknown;
   /** Rounds of input asked so far (0 on a first attempt). */
   round: number;
+  /** What the previous round asked, by key (empty on a first attempt). */
+  asked: Readonly<Record<string, AskedInput>>;
 }
 
-const FIRST_ATTEMPT: Retry = { state: undefined, round: 0 };
+const FIRST_ATTEMPT: Retry = { state: undefined, round: 0, asked: {} };
 
 const REASONS: Record<Exclude<RefusedStateReason, 'replay-guard-full'>, string> = {
   malformed: 'is not a requestState this server issued',
@@ -90,5 +93,5 @@ export async function openRetry(
       { reason: opened.reason },
     );
   }
-  return { state: opened.state, round: opened.round };
+  return { state: opened.state, round: opened.round, asked: opened.asked };
 }

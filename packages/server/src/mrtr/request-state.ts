@@ -2,12 +2,13 @@
  * Sealing of MRTR `requestState` (2026-07-28): the client must echo it byte-exact and must be
  * treated as an attacker. A sealed state is encrypted and authenticated (see `sealing.ts`), so
  * the client can neither read nor change it; inside, it binds the method and a digest of the
- * original params (and of the caller, when authenticated), carries an expiry, the round and
- * the handler's own state. Opening checks all of it
+ * original params (and of the caller, when authenticated), carries an expiry, the round, what
+ * the round asked (to check the answers), and the handler's own state. Opening checks all of it
  * and claims the state's nonce once, so a tampered, expired, re-targeted or replayed state is
  * rejected. WebCrypto only, so it runs on every runtime; no key is made before first use.
  */
 import { canonicalJson } from './canonical-json';
+import type { AskedInput } from './input-responses';
 import { DEFAULT_MAX_USED_STATES, MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 import { Sealer, toBase64Url } from './sealing';
 
@@ -66,7 +67,7 @@ export type RefusedStateReason =
  * @experimental
  */
 export type OpenedState =
-  | { ok: true; state: unknown; round: number }
+  | { ok: true; state: unknown; round: number; asked: Readonly<Record<string, AskedInput>> }
   | { ok: false; reason: RefusedStateReason };
 
 interface Payload {
@@ -76,6 +77,7 @@ interface Payload {
   r: number;
   exp: number;
   s?: unknown;
+  a?: Record<string, AskedInput>;
 }
 
 const DEFAULT_TTL_MS = 10 * 60 * 1000;
@@ -110,8 +112,16 @@ export class RequestStateCodec {
       new MemoryReplayGuard(options.maxUsedStates ?? DEFAULT_MAX_USED_STATES, this.now);
   }
 
-  /** Seals the handler's `state` for round `round` of the request `binding`. */
-  async seal(binding: RequestBinding, state: unknown, round: number): Promise<string> {
+  /**
+   * Seals the handler's `state` for round `round` of the request `binding`, with what the round
+   * asked (`asked`), so the answers can be checked on the retry.
+   */
+  async seal(
+    binding: RequestBinding,
+    state: unknown,
+    round: number,
+    asked?: Readonly<Record<string, AskedInput>>,
+  ): Promise<string> {
     const payload: Payload = {
       v: 2,
       m: binding.method,
@@ -119,6 +129,7 @@ export class RequestStateCodec {
       r: round,
       exp: this.now() + this.ttlMs,
       ...(state === undefined ? {} : { s: state }),
+      ...(asked === undefined || Object.keys(asked).length === 0 ? {} : { a: { ...asked } }),
     };
     return this.sealer.seal(encoder.encode(JSON.stringify(payload)));
   }
@@ -138,7 +149,7 @@ export class RequestStateCodec {
     const claimed = await this.guard.claim(unsealed.nonce, payload.exp);
     if (claimed === 'full') return { ok: false, reason: 'replay-guard-full' };
     if (!claimed) return { ok: false, reason: 'replayed' };
-    return { ok: true, state: payload.s, round: payload.r };
+    return { ok: true, state: payload.s, round: payload.r, asked: payload.a ?? {} };
   }
 }
 
@@ -158,7 +169,8 @@ function parsePayload(bytes: Uint8Array): Payload | undefined {
       typeof value.m === 'string' &&
       typeof value.d === 'string' &&
       typeof value.r === 'number' &&
-      typeof value.exp === 'number';
+      typeof value.exp === 'number' &&
+      (value.a === undefined || (typeof value.a === 'object' && value.a !== null));
     return ok ? (value as Payload) : undefined;
   } catch {
     return undefined;
