@@ -2,8 +2,9 @@
  * The everything client: what the MCP conformance suite runs for each client scenario, as
  * `<command> <server-url>` with the scenario's name in MCP_CONFORMANCE_SCENARIO and its data,
  * when it has any, as JSON in MCP_CONFORMANCE_CONTEXT. Without a scenario it connects and
- * prints what it found. Exits 0 when the scenario ran to the end, 1 when it failed, 2 on
- * wrong usage. Logs go to stderr.
+ * prints what it found. Exits 0 when the scenario ran to the end, 1 when it failed, 64 on
+ * wrong usage (the usage on stderr; `--help` prints it on stdout and exits 0). Logs go to
+ * stderr.
  *
  * Usage: everything-client [--scenario NAME] [--era auto|modern|legacy] <server-url>
  */
@@ -14,20 +15,43 @@ import { explore, SCENARIOS } from './scenarios/index';
 
 const USAGE = `usage: everything-client [--scenario NAME] [--era auto|modern|legacy] <server-url>
 scenarios: ${Object.keys(SCENARIOS).join(', ')}\n`;
+const HELP = `${USAGE}
+  --scenario NAME   the scenario to run (default: $MCP_CONFORMANCE_SCENARIO); without one,
+                    connect and print what the server offers
+  --era ERA         auto (default), modern or legacy
+  -h, --help        this text
+The scenario's data, if any, comes as a JSON object in $MCP_CONFORMANCE_CONTEXT.
+`;
 const ERAS: readonly string[] = ['auto', 'modern', 'legacy'];
+/** Wrong usage (EX_USAGE of sysexits.h). */
+const EXIT_USAGE = 64;
 
 function usage(problem: string): never {
   process.stderr.write(`everything-client: ${problem}\n${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT_USAGE);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    scenario: { type: 'string', default: process.env.MCP_CONFORMANCE_SCENARIO },
-    era: { type: 'string', default: 'auto' },
-  },
-});
+function parse() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        scenario: { type: 'string', default: process.env.MCP_CONFORMANCE_SCENARIO },
+        era: { type: 'string', default: 'auto' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    // An unknown flag or a flag without its value.
+    return usage((error as Error).message);
+  }
+}
+
+const { values, positionals } = parse();
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
 
 // The suite appends the server URL after the command's own arguments.
 const url = positionals.at(-1);
@@ -40,7 +64,12 @@ if (!scenario) usage(`unknown scenario ${name}`);
 let context: Record<string, unknown> = {};
 const rawContext = process.env.MCP_CONFORMANCE_CONTEXT;
 if (rawContext) {
-  const parsed: unknown = JSON.parse(rawContext);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawContext);
+  } catch {
+    usage('MCP_CONFORMANCE_CONTEXT is not JSON');
+  }
   if (typeof parsed !== 'object' || parsed === null)
     usage('MCP_CONFORMANCE_CONTEXT is not an object');
   context = parsed as Record<string, unknown>;

@@ -34,9 +34,12 @@ caller's token grants.
   -h, --help            this text
 `;
 
+/** Wrong usage (EX_USAGE of sysexits.h): what is wrong and the usage, on stderr. */
+const EXIT_USAGE = 64;
+
 function fail(message?: string): never {
   process.stderr.write(`${message === undefined ? '' : `everything-server: ${message}\n`}${USAGE}`);
-  process.exit(2);
+  process.exit(EXIT_USAGE);
 }
 
 const OPTIONS = {

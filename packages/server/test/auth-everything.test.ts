@@ -176,7 +176,7 @@ describe('everything-server protected mode', () => {
       nodeArgs(['--stdio', '--auth-jwks', jwks.url, '--auth-issuer', ISSUER]),
       { cwd: APP, encoding: 'utf8' },
     );
-    expect(stdio.status).toBe(2);
+    expect(stdio.status).toBe(64);
     expect(stdio.stderr).toContain('protected mode needs --http');
   });
 });
