@@ -26,7 +26,7 @@ import { errorResponse, methodNotAllowed } from './responses';
 import type { HttpGrant, HttpHandler, HttpServerCoreOptions } from './types';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
 
 /**
@@ -54,7 +54,7 @@ function positiveOption(name: string, value: number | undefined, fallback: numbe
  * 2024-11-05) through the hooks; with both, one endpoint serves both eras. A modern-only
  * endpoint answers GET and DELETE with 405.
  *
- * Defaults: `maxBodyBytes` 4 MiB, `bodyTimeoutMs` 30 s, `keepAliveIntervalMs` 15 s, no Host
+ * Defaults: `maxBodyBytes` 4 MiB, `bodyTimeoutMs` 60 s, `keepAliveIntervalMs` 15 s, no Host
  * allow-list, and the loopback Origin rule described on
  * {@link HttpServerCoreOptions.allowedOrigins}. A POST refused before its body is read is
  * answered with `Connection: close`, its body left unread.

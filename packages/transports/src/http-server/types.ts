@@ -205,7 +205,7 @@ export interface HttpServerCoreOptions {
   maxBodyBytes?: number;
   /**
    * How long reading a POST body may take, from the first read to its end, in ms; 0 turns the
-   * bound off. Default 30 s. Past it: 408 with a JSON-RPC error (-32600) and
+   * bound off. Default 60 s. Past it: 408 with a JSON-RPC error (-32600) and
    * `Connection: close`. On Node, `serve`'s `requestTimeoutMs` also bounds the whole request.
    */
   bodyTimeoutMs?: number;

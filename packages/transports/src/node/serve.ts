@@ -27,21 +27,23 @@ export interface ServeOptions extends NodeListenerOptions {
    */
   allowedHosts?: readonly string[] | false;
   /**
-   * How long a request's headers may take to arrive, in ms (node:http `headersTimeout`); 0
-   * turns the bound off. Default 10 s. Past it the server answers `408 Request Timeout` and
-   * closes the connection.
+   * How long a request's headers may take to arrive, in ms (node:http `headersTimeout`,
+   * counted from the connection's start for its first request); 0 turns the bound off.
+   * Default 30 s. Past it the server answers `408 Request Timeout` and closes the connection.
    */
   headersTimeoutMs?: number;
   /**
    * How long a whole request (headers and body) may take to arrive, in ms (node:http
-   * `requestTimeout`); 0 turns the bound off. Default 60 s. Past it: `408` and the connection
+   * `requestTimeout`); 0 turns the bound off. Default 120 s. Past it: `408` and the connection
    * closed. Responses are not bounded by it: an SSE stream stays open.
    */
   requestTimeoutMs?: number;
 }
 
-const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+// Generous enough for a peer whose event loop is busy (node:http counts from the connection's
+// start), tight enough that a dripping peer holds its socket for seconds, not minutes.
+const DEFAULT_HEADERS_TIMEOUT_MS = 30_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 function timeoutOption(name: string, value: number | undefined, fallback: number): number {
   const resolved = value ?? fallback;
@@ -113,7 +115,7 @@ function defaultAllowedHosts(host: string, port: number): readonly string[] | un
 
 /**
  * Serves `handler` over HTTP on `host:port` (default `127.0.0.1`, a free port), with headers
- * bounded to 10 s and whole requests to 60 s unless configured.
+ * bounded to 30 s and whole requests to 120 s unless configured.
  *
  * @throws RangeError when a timeout is not a non-negative integer, or `headersTimeoutMs`
  *   exceeds `requestTimeoutMs`.
