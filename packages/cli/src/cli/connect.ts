@@ -71,6 +71,10 @@ export async function connectCommand(
     ...(verdict === undefined ? {} : { verdict }),
     connectTimeoutMs: timeoutMs,
     requestTimeoutMs: timeoutMs,
+    // Over HTTP a probe that times out is a failure, not a sign of the legacy era (as silence
+    // is on stdio): it gets the whole --timeout, like any request, rather than a few seconds
+    // that a loaded machine or a token refresh inside the first request can use up.
+    ...(resolved.http === undefined ? {} : { probeTimeoutMs: timeoutMs }),
     cache: cache ?? false,
     principal: digest(JSON.stringify([resolved.era, resolved.principal])),
     ...(input.handlers ? { handlers: input.handlers } : {}),
