@@ -24,6 +24,9 @@ import { freshCache } from './support';
 /** The scope every protected endpoint here offers. */
 export const SCOPE = 'mcp:tools';
 
+/** A scope only the `admin_ping` tool needs (a 403 `insufficient_scope` asks for it). */
+export const ADMIN_SCOPE = 'mcp:admin';
+
 /** A confidential client for the client-credentials tests. */
 export const SERVICE_CLIENT = { id: 'ci-bot', secret: 'ci-bot-secret-5f2c1d' };
 
@@ -56,7 +59,7 @@ export async function startAuthWorld(): Promise<AuthWorld> {
     response_types: [],
     redirect_uris: [],
   };
-  const as = await startAuthorizationServer({ scopes: [SCOPE], clients: [extra] });
+  const as = await startAuthorizationServer({ scopes: [SCOPE, ADMIN_SCOPE], clients: [extra] });
   let refreshes = 0;
   as.events.on('grant.success', (ctx: { oidc?: { params?: { grant_type?: unknown } } }) => {
     if (ctx.oidc?.params?.grant_type === 'refresh_token') refreshes++;
@@ -82,7 +85,14 @@ export async function startAuthWorld(): Promise<AuthWorld> {
       allow(url);
       const accepted: string[] = [];
       const verify = jwtVerifier({ jwksUrl: as.jwksUrl, issuer: as.issuer, audience: url });
-      inner = createServerHttpHandler(createEverythingServer(), {
+      const server = createEverythingServer();
+      server.registerTool({
+        name: 'admin_ping',
+        description: `Needs the ${ADMIN_SCOPE} scope`,
+        requiredScopes: [ADMIN_SCOPE],
+        handler: () => 'pong',
+      });
+      inner = createServerHttpHandler(server, {
         auth: {
           verifyToken: async (token, request) => {
             const grant = await verify(token, request);
@@ -150,7 +160,7 @@ export function loginSetup(): LoginSetup {
       await until(
         async () => (await visits()).filter((v) => v.step !== 'redirect').length >= count,
         `${count} browser page(s)`,
-        15_000,
+        60_000,
       );
       return visits();
     },

@@ -26,7 +26,7 @@ let upstream: ProtectedEndpoint;
 beforeAll(async () => {
   world = await startAuthWorld();
   upstream = await world.protect();
-});
+}, 120_000);
 afterAll(() => world?.close());
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -43,7 +43,7 @@ async function loggedIn() {
   return { ...setup, env, token: tokenFile(setup.dir).record.credentials.tokens?.accessToken };
 }
 
-describe('twofold bridge with authorization', { timeout: 90_000 }, () => {
+describe('twofold bridge with authorization', { timeout: 180_000 }, () => {
   it('serves a protected HTTP server on stdio with its stored token; exit 77 without one', async () => {
     const none = await twofold(['bridge', '--url', upstream.url], { env: loginSetup().env });
     expect(none.code).toBe(77);
@@ -82,7 +82,10 @@ describe('twofold bridge with authorization', { timeout: 90_000 }, () => {
       { env },
     );
     closers.push(() => running.interrupt());
-    await running.waitFor(/published on (http:\/\/\S+), for both eras, bearer tokens required/);
+    await running.waitFor(
+      /published on (http:\/\/\S+), for both eras, bearer tokens required/,
+      60_000,
+    );
     const url = /published on (http:\/\/\S+),/.exec(running.output().stderr)?.[1] as string;
     world.allow(url);
 
@@ -113,6 +116,8 @@ describe('twofold bridge with authorization', { timeout: 90_000 }, () => {
     });
     const client = await McpClient.connect(httpServer({ url, auth }), {
       clientInfo: { name: 'downstream', version: '1.0.0' },
+      // Its first request carries a whole login: the probe may take longer than its default.
+      probeTimeoutMs: 30_000,
     });
     closers.push(() => client.close());
     const sum = await client.callTool('add', { a: 20, b: 22 });

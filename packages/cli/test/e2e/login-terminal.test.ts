@@ -1,19 +1,22 @@
 /**
  * On a terminal, a command that meets a 401 logs in by itself, outside any MCP request, and
- * then does what it was asked. The binary runs under `script` (util-linux), which gives it a
- * pseudo-terminal; elsewhere this is skipped with the reason.
+ * then does what it was asked; a 403 `insufficient_scope` gets a new login for the scopes it
+ * names. The binary runs under `script` (util-linux), which gives it a pseudo-terminal;
+ * elsewhere this is skipped with the reason. And a login without a browser, timing out.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_SCOPE,
   type AuthWorld,
   loginSetup,
   type ProtectedEndpoint,
+  SCOPE,
   startAuthWorld,
   tokenFile,
 } from './auth-support';
-import { freshCache } from './support';
+import { freshCache, twofold } from './support';
 
 const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
@@ -22,10 +25,9 @@ let world: AuthWorld;
 let mcp: ProtectedEndpoint;
 
 beforeAll(async () => {
-  if (!HAS_SCRIPT) return;
   world = await startAuthWorld();
   mcp = await world.protect();
-});
+}, 120_000);
 afterAll(() => world?.close());
 
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -53,7 +55,7 @@ function onTerminal(args: string[], env: Record<string, string>) {
   });
 }
 
-describe.runIf(HAS_SCRIPT)('a command on a terminal', { timeout: 60_000 }, () => {
+describe.runIf(HAS_SCRIPT)('a command on a terminal', { timeout: 180_000 }, () => {
   it('logs in by itself when the server asks, then runs', async () => {
     const setup = loginSetup();
     const run = await onTerminal(
@@ -67,6 +69,34 @@ describe.runIf(HAS_SCRIPT)('a command on a terminal', { timeout: 60_000 }, () =>
     const visits = await setup.pages(1);
     expect(visits.filter((v) => v.step === 'page')).toHaveLength(1);
     expect(mcp.accepted).toContain(tokenFile(setup.dir).record.credentials.tokens?.accessToken);
+  });
+
+  it('logs in again for the scopes a 403 asks for, keeping those it had', async () => {
+    const setup = loginSetup();
+    const login = await twofold(['login', '--url', mcp.url], { env: setup.env });
+    expect(login.code, login.stderr).toBe(0);
+    expect(tokenFile(setup.dir).record.credentials.tokens?.scope).toBe(SCOPE);
+    const call = ['tools', 'call', 'admin_ping', '--url', mcp.url];
+    const piped = await twofold(call, { env: setup.env });
+    expect(piped.code).toBe(77);
+    expect(piped.stderr).toContain('answered HTTP 403: it needs a login');
+    const run = await onTerminal(call, setup.env);
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('pong');
+    const scopes = tokenFile(setup.dir).record.credentials.tokens?.scope?.split(' ');
+    expect(scopes).toEqual(expect.arrayContaining([SCOPE, ADMIN_SCOPE]));
+  });
+});
+
+describe('a login without a browser', { timeout: 180_000 }, () => {
+  it('prints the URL without a browser, and gives up after --login-timeout (75)', async () => {
+    const setup = loginSetup();
+    const env = { ...setup.env, TWOFOLD_BROWSER: 'none' };
+    const run = await twofold(['login', '--url', mcp.url, '--login-timeout', '300'], { env });
+    expect(run.code).toBe(75);
+    expect(run.stderr).toContain(`${world.as.issuer}/auth?`);
+    expect(run.stderr).not.toContain('a browser was started');
+    expect(run.stderr).toContain('No authorization arrived within 300 ms');
   });
 });
 

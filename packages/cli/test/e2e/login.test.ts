@@ -5,7 +5,8 @@
  * with the login command to run when there is no terminal, client credentials, and `--verbose`
  * traces without a token, code or secret in them.
  */
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AuthWorld,
@@ -23,12 +24,12 @@ let mcp: ProtectedEndpoint;
 beforeAll(async () => {
   world = await startAuthWorld();
   mcp = await world.protect();
-});
+}, 120_000);
 afterAll(() => world?.close());
 
 const POSIX = process.platform !== 'win32';
 
-describe('twofold login', { timeout: 60_000 }, () => {
+describe('twofold login', { timeout: 180_000 }, () => {
   it('logs in through the browser, and later commands use the stored token', async () => {
     const setup = loginSetup();
     const login = await twofold(['login', '--url', mcp.url], { env: setup.env });
@@ -86,6 +87,24 @@ describe('twofold login', { timeout: 60_000 }, () => {
       expect(lines[0]).toContain(`run \`twofold login --url ${mcp.url}`);
     }
     expect(await setup.visits()).toEqual([]);
+  });
+
+  it('logs in to a server of the mcp.json by its name', async () => {
+    const setup = loginSetup();
+    const config = join(setup.dir, '..', 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { guarded: { url: mcp.url } } }));
+    const target = ['--server', 'guarded', '--config', config];
+    const before = await twofold(['tools', 'list', ...target], { env: setup.env });
+    expect(before.code).toBe(77);
+    expect(before.stderr).toContain(`"guarded" (${mcp.url}) answered HTTP 401`);
+    expect(before.stderr).toContain(`run \`twofold login --server guarded --config ${config}\``);
+    const login = await twofold(['login', ...target], { env: setup.env });
+    expect(login.code, login.stderr).toBe(0);
+    const after = await twofold(['tools', 'call', 'add', 'a=1', 'b=1', ...target], {
+      env: setup.env,
+    });
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain('2');
   });
 
   it('says that a stdio server has nothing to log in to', async () => {

@@ -24,7 +24,7 @@ let mcp: ProtectedEndpoint;
 beforeAll(async () => {
   world = await startAuthWorld();
   mcp = await world.protect();
-});
+}, 120_000);
 afterAll(() => world?.close());
 
 const POSIX = process.platform !== 'win32';
@@ -50,7 +50,7 @@ function expire(path: string): void {
 const list = (env: Record<string, string>, ...extra: string[]) =>
   twofold(['tools', 'list', '--url', mcp.url, ...extra], { env });
 
-describe('stored tokens', { timeout: 90_000 }, () => {
+describe('stored tokens', { timeout: 180_000 }, () => {
   it('refreshes an expired access token instead of logging in', async () => {
     const { env, path, record } = await loggedIn();
     expire(path);
@@ -76,7 +76,9 @@ describe('stored tokens', { timeout: 90_000 }, () => {
     const runs = [0, 1].map(() =>
       twofoldInBackground(['tools', 'list', '--url', mcp.url, '--verbose'], { env }),
     );
-    await Promise.all(runs.map((run) => run.waitFor('# oauth: waiting for the token lock')));
+    await Promise.all(
+      runs.map((run) => run.waitFor('# oauth: waiting for the token lock', 60_000)),
+    );
     expect(world.refreshes()).toBe(before);
     rmSync(lock);
     for (const run of runs) {
