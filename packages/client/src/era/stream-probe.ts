@@ -5,8 +5,10 @@
  *
  * - a discover result or -32022 (however late) → modern; the pending `initialize` is forgotten
  *   without a word (a modern server answers it with an error or not at all);
- * - an `initialize` result → legacy; the probe is forgotten the same way. When the probe was
- *   never answered, the verdict is `reachedBy: 'silence'` and no host may store it;
+ * - an `initialize` result → legacy, once a `ping` round trip has let a server that handles
+ *   requests concurrently get its discover answer out; the probe is forgotten the same way.
+ *   When the probe was never answered, the verdict is `reachedBy: 'silence'` and no host may
+ *   store it;
  * - `initialize` refused while the probe is silent → the probe gets one more `probeTimeoutMs`,
  *   then a refusal naming modern versions still moves to modern, any other stands.
  *
@@ -110,16 +112,56 @@ async function overlapped(
     }
     // Legacy by the probe's own error, or by `initialize` answering first.
     const result = await handshake;
-    const said = probe.current?.type;
-    probe.abandon();
-    if (result.ok) {
-      const reachedBy = said === 'result' || said === 'error' ? 'answer' : 'silence';
-      return legacySession(context, connection, result.value, reachedBy);
+    if (result.ok && !heard(probe)) {
+      const late = await afterInitialize(context, connection, probe);
+      if (late !== undefined) {
+        const modern = await modernBy(context, connection, requested, observed(context, late));
+        if (modern !== undefined) return modern;
+      }
     }
+    const reachedBy = heard(probe) ? 'answer' : 'silence';
+    probe.abandon();
+    if (result.ok) return legacySession(context, connection, result.value, reachedBy);
     return refused(context, connection, requested, probe, result.error, ways);
   } finally {
     scope.signal.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * `initialize` was answered while the probe is still silent. A server that handles requests
+ * concurrently (twofold's own, say) may answer `initialize` first although its discover answer
+ * is on its way, so the probe gets until a `ping` sent now is answered (by then a server that
+ * reads in order has sent everything it had for the probe), or `probeTimeoutMs` at most.
+ */
+async function afterInitialize(
+  context: ConnectContext,
+  connection: RpcConnection,
+  probe: Probe,
+): Promise<ProbeOutcome | undefined> {
+  const stop = new AbortController();
+  const barrier = settle(
+    connection.request('ping', undefined, {
+      timeoutMs: 0,
+      signal: stop.signal,
+      cancelOnWire: false,
+    }),
+  );
+  try {
+    return await Promise.race([
+      probe.within(context.probeTimeoutMs),
+      barrier.then(() => probe.current),
+    ]);
+  } finally {
+    // A ping still unanswered is given up without a word.
+    stop.abort();
+  }
+}
+
+/** Whether the probe got an answer (a result or an error). */
+function heard(probe: Probe): boolean {
+  const said = probe.current?.type;
+  return said === 'result' || said === 'error';
 }
 
 /** `initialize` failed while the probe may still answer. */

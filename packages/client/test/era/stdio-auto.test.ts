@@ -67,10 +67,12 @@ describe('stdio era detection (auto)', () => {
       reachedBy: 'silence',
     });
     expect(fixture.spawns()).toBe(1);
+    // The ping gave a concurrent server's late discover answer the time to come out.
     const seen = await session.request('fixture/seen', undefined);
     expect(seen.methods).toEqual([
       'server/discover',
       'initialize',
+      'ping',
       'notifications/initialized',
       'fixture/seen',
     ]);

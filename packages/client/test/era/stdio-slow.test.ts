@@ -102,9 +102,20 @@ describe('stdio era detection: servers slower than the probe', () => {
     expect(storeVerdict(session.verdict, Date.now())?.verdict.era).toBe('legacy');
   });
 
-  it('initialize answered first: legacy, reached by silence, never stored', async () => {
-    // A dual-era server whose discover handler is slower than its initialize handler.
+  it('initialize answered just before the discover result: still modern', async () => {
+    // A dual-era server that handles requests concurrently (as twofold's own does under load).
     const fixture = stdioFixture('legacy.mjs', ['--before-init=late-result']);
+    const session = await connectForTest(
+      fixture.target,
+      eraConfig({ probeTimeoutMs: PROBE_TIMEOUT_MS }),
+    );
+    expect(session.verdict).toMatchObject({ era: 'modern', reachedBy: 'answer' });
+    expect(fixture.spawns()).toBe(1);
+  });
+
+  it('initialize answered and the probe still silent: legacy, reached by silence, never stored', async () => {
+    // The discover result comes only once the client has gone on with the legacy session.
+    const fixture = stdioFixture('legacy.mjs', ['--before-init=result-after-initialized']);
     const hooks = eraHooks();
     const session = await connectForTest(
       fixture.target,
@@ -122,10 +133,10 @@ describe('stdio era detection: servers slower than the probe', () => {
     const fixture = stdioFixture('legacy.mjs', ['--before-init=mute']);
     const error = await connectSession(
       fixture.target,
-      eraConfig({ probeTimeoutMs: PROBE_TIMEOUT_MS, connectTimeoutMs: 1000 }),
+      eraConfig({ probeTimeoutMs: PROBE_TIMEOUT_MS, connectTimeoutMs: 2000 }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalError);
-    expect((error as LocalError).details).toMatchObject({ phase: 'initialize', timeoutMs: 1000 });
+    expect((error as LocalError).details).toMatchObject({ phase: 'initialize', timeoutMs: 2000 });
     expect(fixture.spawns()).toBe(1);
     expectNoLiveChild(fixture);
   });
