@@ -86,6 +86,8 @@ async function connect() {
   const endpoint = await hostileEndpoint();
   return connectClient(httpServer({ url: endpoint.url(), maxResponseBytes: LIMIT }), {
     requestTimeoutMs: PATIENCE_MS,
+    // Over HTTP a slow probe is an error, not a fallback: a busy machine must not fail it.
+    probeTimeoutMs: PATIENCE_MS,
   });
 }
 
