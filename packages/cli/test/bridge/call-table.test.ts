@@ -26,6 +26,7 @@ function downstreamRound(
     signal: controller.signal,
     progress: async () => undefined,
     log: async (_level, data) => void logs.push(data),
+    inputResponse: () => undefined,
     logs,
     cancel: () => controller.abort(),
     ...extra,

@@ -377,6 +377,7 @@ export class Supervisor {
 
   #keepVerdict(client: McpClient): void {
     const stored = storableVerdict(client.verdict, this.#entry, Date.now());
+    if (stored === undefined) return this.#dropVerdict('it was reached by a silent probe');
     if (sameStoredVerdict(this.host.storedVerdict(this.name), stored)) return;
     this.host.saveVerdict(this.name, stored);
     const { era, protocolVersion } = stored.verdict;

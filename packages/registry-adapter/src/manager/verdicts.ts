@@ -55,7 +55,8 @@ export function reusableVerdict(
 
 /**
  * What to store of a client's verdict: the discover result only when its `ttlMs` lets it be
- * reused, with the time it goes stale.
+ * reused, with the time it goes stale; `undefined` for a verdict reached by silence, which is
+ * never kept.
  *
  * @experimental
  */
@@ -63,8 +64,9 @@ export function storableVerdict(
   verdict: EraVerdict,
   entry: ServerEntry,
   now: number,
-): StoredVerdict {
-  return { ...storeVerdict(verdict, now), entryFingerprint: entryFingerprint(entry) };
+): StoredVerdict | undefined {
+  const kept = storeVerdict(verdict, now);
+  return kept === undefined ? undefined : { ...kept, entryFingerprint: entryFingerprint(entry) };
 }
 
 /**
