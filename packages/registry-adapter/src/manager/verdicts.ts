@@ -76,8 +76,9 @@ export function storableVerdict(
  */
 export function sameStoredVerdict(a: StoredVerdict | undefined, b: StoredVerdict): boolean {
   if (a === undefined) return false;
-  const { discover: da, ...va } = a.verdict;
-  const { discover: db, ...vb } = b.verdict;
+  // How a verdict was reached says nothing about the server: a reused one was reached by none.
+  const { discover: da, reachedBy: _ra, ...va } = a.verdict;
+  const { discover: db, reachedBy: _rb, ...vb } = b.verdict;
   return (
     JSON.stringify(va) === JSON.stringify(vb) &&
     a.entryFingerprint === b.entryFingerprint &&
