@@ -82,13 +82,15 @@ export type DecodedMessage =
 
 /**
  * The outcome of decoding: a message, or the error to answer with. `id` is set when the
- * invalid message was a request whose id could be read, so the answer can name it.
+ * invalid message was a request (or of no telling kind) whose id could be read, so the answer
+ * can name it. `responseId` is set instead when it was a response: a response is never
+ * answered, but its requester can fail that request at once.
  *
  * @experimental
  */
 export type DecodeResult =
   | ({ ok: true } & DecodedMessage)
-  | { ok: false; error: ErrorObject; id?: RequestId };
+  | { ok: false; error: ErrorObject; id?: RequestId; responseId?: RequestId };
 
 /**
  * A string or an integer (JSON-RPC ids of MCP are never null or fractional).
@@ -111,8 +113,12 @@ export function decodeMessage(value: unknown): DecodeResult {
       : 'message is not an object';
     return invalid(what);
   }
-  if (value.jsonrpc !== JSONRPC_VERSION)
-    return invalid('jsonrpc must be "2.0"', readableId(value.id));
+  if (value.jsonrpc !== JSONRPC_VERSION) {
+    const looksLikeResponse = value.method === undefined && ('result' in value || 'error' in value);
+    return looksLikeResponse
+      ? invalidResponse('jsonrpc must be "2.0"', value.id)
+      : invalid('jsonrpc must be "2.0"', readableId(value.id));
+  }
   const { id, method } = value;
   if (typeof method === 'string') {
     if (value.params !== undefined && !isRecord(value.params)) {
@@ -126,13 +132,13 @@ export function decodeMessage(value: unknown): DecodeResult {
   if (method !== undefined) return invalid('method must be a string', readableId(id));
   if ('result' in value) {
     if (!isRequestId(id)) return invalid('response id must be a string or an integer');
-    if (!isRecord(value.result)) return invalid('result must be an object', id);
+    if (!isRecord(value.result)) return invalidResponse('result must be an object', id);
     return { ok: true, kind: 'result', message: value as unknown as JsonRpcResultResponse };
   }
   if ('error' in value) {
     const error = value.error;
     if (!isRecord(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
-      return invalid('error must have an integer code and a string message');
+      return invalidResponse('error must have an integer code and a string message', id);
     }
     if (id !== undefined && id !== null && !isRequestId(id))
       return invalid('error response id is invalid');
@@ -216,4 +222,9 @@ function readableId(id: unknown): RequestId | undefined {
 function invalid(message: string, id?: RequestId): DecodeResult {
   const error = { code: ErrorCode.InvalidRequest, message: `Invalid request: ${message}` };
   return id === undefined ? { ok: false, error } : { ok: false, error, id };
+}
+
+function invalidResponse(message: string, id: unknown): DecodeResult {
+  const error = { code: ErrorCode.InvalidRequest, message: `Invalid response: ${message}` };
+  return isRequestId(id) ? { ok: false, error, responseId: id } : { ok: false, error };
 }

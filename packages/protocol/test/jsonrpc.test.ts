@@ -37,8 +37,6 @@ describe('decodeMessage', () => {
     ['an object id', { jsonrpc: '2.0', id: {}, method: 'x' }, undefined],
     ['array params', { jsonrpc: '2.0', id: 3, method: 'x', params: [1] }, 3],
     ['a numeric method', { jsonrpc: '2.0', id: 4, method: 5 }, 4],
-    ['a result that is not an object', { jsonrpc: '2.0', id: 1, result: 5 }, 1],
-    ['an error without a code', { jsonrpc: '2.0', id: 1, error: { message: 'x' } }, undefined],
     ['nothing recognisable', { jsonrpc: '2.0', id: 9 }, 9],
   ])('rejects %s with -32600, naming the id when readable', (_, message, id) => {
     const decoded = decodeMessage(message);
@@ -46,6 +44,23 @@ describe('decodeMessage', () => {
     if (!decoded.ok) {
       expect(decoded.error.code).toBe(ErrorCode.InvalidRequest);
       expect(decoded.id).toBe(id);
+      expect(decoded.responseId).toBeUndefined();
+    }
+  });
+
+  // A response is never answered: its id goes to `responseId`, for the requester to fail.
+  it.each([
+    ['a result that is not an object', { jsonrpc: '2.0', id: 1, result: 5 }, 1],
+    ['an error without a code', { jsonrpc: '2.0', id: 2, error: { message: 'x' } }, 2],
+    ['a result with a wrong jsonrpc', { jsonrpc: '1.0', id: 'r', result: {} }, 'r'],
+    ['an error with an object id', { jsonrpc: '2.0', id: {}, error: 'x' }, undefined],
+  ])('rejects %s as an invalid response, keeping its id apart', (_, message, responseId) => {
+    const decoded = decodeMessage(message);
+    expect(decoded.ok).toBe(false);
+    if (!decoded.ok) {
+      expect(decoded.error.message).toMatch(/^Invalid response: /);
+      expect(decoded.id).toBeUndefined();
+      expect(decoded.responseId).toBe(responseId);
     }
   });
 });

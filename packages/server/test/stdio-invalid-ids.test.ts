@@ -71,6 +71,10 @@ const MALFORMED: ReadonlyArray<readonly [string, string, string | number | undef
   ['a fractional id', '{"jsonrpc":"1.0","id":1.5,"method":"x"}', undefined],
   ['an object id', '{"jsonrpc":"2.0","id":{"a":1},"method":5}', undefined],
   ['a batch', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]', undefined],
+  // A response's id is one of the server's own: answering it by id would answer itself.
+  ['a response with a non-object result', '{"jsonrpc":"2.0","id":5,"result":1}', undefined],
+  ['a response with a malformed error', '{"jsonrpc":"2.0","id":6,"error":"no"}', undefined],
+  ['a response with a wrong jsonrpc', '{"jsonrpc":"1.0","id":7,"result":{}}', undefined],
 ];
 
 describe('stdio: invalid messages keep a readable id', () => {

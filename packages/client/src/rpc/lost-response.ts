@@ -13,6 +13,8 @@
  *   stream then ends without the response.
  * - `CONNECTION_CLOSED` with `details.requestId`: that request's response stream ended before
  *   the response (modern HTTP never resends it elsewhere).
+ * - `INVALID_MESSAGE` with `details.responseId` (stdio framing): the response to that request
+ *   arrived but is not a valid JSON-RPC response, and no valid one will follow.
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import type { PendingRequest, PendingTable } from './pending';
@@ -35,6 +37,10 @@ export function lostResponse(error: LocalError, table: PendingTable): LostRespon
     }
     if (streamOf !== undefined) streamOf.droppedOversized ??= error;
     return undefined;
+  }
+  if (error.code === LocalErrorCode.InvalidMessage && 'responseId' in details) {
+    const pending = table.get(details.responseId);
+    return pending && { pending, error: invalidResponse(pending, error) };
   }
   if (error.code === LocalErrorCode.ConnectionClosed && streamOf !== undefined) {
     const dropped = streamOf.droppedOversized;
@@ -59,6 +65,16 @@ function tooLarge(pending: PendingRequest, source: LocalError): LocalError {
     LocalErrorCode.MessageTooLarge,
     `Request ${pending.method} failed: its response is larger than this client's limit of ${limit} bytes`,
     { cause: source, details: { method: pending.method, id: pending.id, limit } },
+  );
+}
+
+/** `INVALID_MESSAGE` for `pending`, saying what was wrong with its response. */
+function invalidResponse(pending: PendingRequest, source: LocalError): LocalError {
+  const reason = String(source.details?.reason ?? source.message);
+  return new LocalError(
+    LocalErrorCode.InvalidMessage,
+    `Request ${pending.method} failed: the server's response is invalid (${reason})`,
+    { cause: source, details: { method: pending.method, id: pending.id, reason } },
   );
 }
 

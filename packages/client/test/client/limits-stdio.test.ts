@@ -2,9 +2,9 @@
  * The client's limits against a hostile stdio server, in both eras: a call whose progress
  * resets its timeout still ends at `maxTotalTimeoutMs` (and is cancelled on the wire), and a
  * response over the message cap fails its request at once with `MESSAGE_TOO_LARGE` naming the
- * limit, instead of waiting out the timeout. Nothing here waits on the clock to pass: the
- * request timeouts are far beyond what the tests take, so only the behaviour under test can
- * end a call.
+ * limit, and an invalid response fails its request with `INVALID_MESSAGE`, instead of waiting
+ * out the timeout. Nothing here waits on the clock to pass: the request timeouts are far beyond
+ * what the tests take, so only the behaviour under test can end a call.
  */
 import { fileURLToPath } from 'node:url';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
@@ -118,6 +118,15 @@ describe.each(ERAS)('limits over stdio (%s)', (era) => {
     expect(warnings.some((w) => w.message.includes(`larger than ${LIMIT} bytes`))).toBe(true);
     stop.abort();
     expectLocal(await other, LocalErrorCode.RequestAborted);
+  });
+
+  it('an invalid response fails its call at once, saying what is wrong with it', async () => {
+    const { client } = await connect(era);
+    const error = await rejectionOf(client.callTool('invalid-response'));
+    const invalid = expectLocal(error, LocalErrorCode.InvalidMessage);
+    expect(invalid.message).toContain('result must be an object');
+    expect(invalid.details).toMatchObject({ method: 'tools/call' });
+    expect((await client.callTool('small')).content).toEqual([{ type: 'text', text: 'small' }]);
   });
 
   it('an oversized notification fails nothing: the call gets its answer', async () => {

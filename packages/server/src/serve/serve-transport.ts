@@ -204,13 +204,15 @@ function isInputEndAware(transport: Transport): transport is Transport & InputEn
 /**
  * Input the transport could not deliver gets a JSON-RPC error: -32700 for text that is not
  * JSON, -32600 for anything else. It names the request's id when the framer could read one
- * (`details.id`, from the protocol's envelope check, as over HTTP), else it has none, as
- * JSON-RPC asks for unreadable requests.
+ * (`details.id`, from the protocol's envelope check, as over HTTP; for an oversized line, only
+ * when its kept bytes show a request), else it has none, as JSON-RPC asks for unreadable
+ * requests. An invalid response is never answered by id: that id is one of this side's own.
  */
 function invalidInputError(error: Error) {
   if (!(error instanceof LocalError)) return undefined;
   if (error.code === LocalErrorCode.MessageTooLarge) {
-    return createErrorResponse(undefined, {
+    const id = error.details?.kind === 'request' ? error.details.id : undefined;
+    return createErrorResponse(isRequestId(id) ? id : undefined, {
       code: ErrorCode.InvalidRequest,
       message: error.message,
     });

@@ -63,8 +63,10 @@ export interface NdjsonDecoderOptions {
 /**
  * One outcome of framing: a valid JSON-RPC message, or a `LocalError` for input that was not
  * one. `INVALID_MESSAGE` errors carry `details.text` (the line, truncated), `details.reason`, and
- * `details.id` when the line was JSON whose request id could be read (the id to answer with);
- * `MESSAGE_TOO_LARGE` errors carry `details.maxMessageBytes`.
+ * `details.id` when the line was JSON whose request id could be read (the id to answer with),
+ * `details.responseId` when it was a response whose id could be read (the request it fails);
+ * `MESSAGE_TOO_LARGE` errors carry `details.maxMessageBytes` and what {@link peekEnvelope}
+ * read of the line (`kind`, `id`).
  *
  * @experimental
  */
@@ -228,11 +230,11 @@ export class NdjsonDecoder {
       atEnd && decoded.error.code === ErrorCode.ParseError
         ? `stream ended inside a message (${length} bytes without a newline)`
         : decoded.error.message;
-    // The id, when readable, lets a server answer the invalid request by name (as over HTTP).
-    const details =
-      decoded.id === undefined
-        ? { text: preview, reason, bytes: length }
-        : { text: preview, reason, bytes: length, id: decoded.id };
+    // The id, when readable, lets a server answer the invalid request by name (as over HTTP);
+    // a response's lets the client fail that request.
+    const details: Record<string, unknown> = { text: preview, reason, bytes: length };
+    if (decoded.id !== undefined) details.id = decoded.id;
+    if (decoded.responseId !== undefined) details.responseId = decoded.responseId;
     const error = new LocalError(LocalErrorCode.InvalidMessage, `Invalid message: ${reason}`, {
       details,
     });
