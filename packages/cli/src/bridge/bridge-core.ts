@@ -44,6 +44,7 @@ export async function openBridge(options: BridgeUpstreamOptions): Promise<Bridge
     ...(options.connectTimeoutMs === undefined
       ? {}
       : { connectTimeoutMs: options.connectTimeoutMs }),
+    ...(options.probeTimeoutMs === undefined ? {} : { probeTimeoutMs: options.probeTimeoutMs }),
     // A legacy upstream's own requests land here; the table hands each to a downstream round.
     // Roots are not offered: on a legacy session they are one session-wide list, which no
     // single downstream client can speak for.

@@ -48,6 +48,8 @@ export interface BridgeUpstreamOptions {
   inputTimeoutMs?: number;
   /** How long connecting to the upstream may take. Default 30 s. */
   connectTimeoutMs?: number;
+  /** How long the upstream's era probe waits before `initialize` (stdio). Default the client's. */
+  probeTimeoutMs?: number;
   onLog?: (entry: BridgeLogEntry) => void;
 }
 

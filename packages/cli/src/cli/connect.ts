@@ -25,7 +25,7 @@ import { cacheDir } from './paths';
 import { ProgressBar } from './progress';
 import { StateFile } from './state-file';
 import { type ResolvedTarget, resolveTarget } from './target';
-import { timeoutOf } from './timeout';
+import { probeTimeoutOf, timeoutOf } from './timeout';
 
 /** A connected command. */
 export interface Connection {
@@ -45,6 +45,7 @@ export async function connectCommand(
   extra: Partial<McpClientOptions> = {},
 ): Promise<Connection> {
   const timeoutMs = timeoutOf(context);
+  const probeTimeoutMs = probeTimeoutOf(context);
   const remember = context.values['no-cache'] !== true;
   const dir = cacheDir(context.io);
   const verdicts = remember
@@ -72,9 +73,14 @@ export async function connectCommand(
     connectTimeoutMs: timeoutMs,
     requestTimeoutMs: timeoutMs,
     // Over HTTP a probe that times out is a failure, not a sign of the legacy era (as silence
-    // is on stdio): it gets the whole --timeout, like any request, rather than a few seconds
-    // that a loaded machine or a token refresh inside the first request can use up.
-    ...(resolved.http === undefined ? {} : { probeTimeoutMs: timeoutMs }),
+    // is on stdio): unless --probe-timeout says otherwise it gets the whole --timeout, like any
+    // request, rather than a few seconds that a loaded machine or a token refresh inside the
+    // first request can use up. On stdio the library's default applies.
+    ...(probeTimeoutMs !== undefined
+      ? { probeTimeoutMs }
+      : resolved.http === undefined
+        ? {}
+        : { probeTimeoutMs: timeoutMs }),
     cache: cache ?? false,
     principal: digest(JSON.stringify([resolved.era, resolved.principal])),
     ...(input.handlers ? { handlers: input.handlers } : {}),

@@ -48,7 +48,13 @@ export const TARGET_OPTIONS: Record<string, OptionSpec> = {
   timeout: {
     type: 'string',
     value: 'ms',
-    description: 'connect and request timeout (default 30000)',
+    description: 'connect and request timeout (default 30000); connecting includes the era probe',
+  },
+  'probe-timeout': {
+    type: 'string',
+    value: 'ms',
+    description:
+      'how long the server/discover probe gets before initialize is tried beside it (stdio; default 3000); over HTTP its whole bound (default --timeout)',
   },
   'no-cache': {
     type: 'boolean',

@@ -10,14 +10,34 @@ export function timeoutOf(context: CommandContext): number {
   return millisecondsOption(context, 'timeout', DEFAULT_TIMEOUT_MS);
 }
 
+/**
+ * `--probe-timeout`, when given. The probe is part of connecting, which `--timeout` bounds: a
+ * longer probe could never end before the connection gives up.
+ */
+export function probeTimeoutOf(context: CommandContext): number | undefined {
+  const probeMs = optionalMilliseconds(context, 'probe-timeout');
+  const timeoutMs = timeoutOf(context);
+  if (probeMs !== undefined && probeMs > timeoutMs) {
+    throw usageError(
+      `--probe-timeout (${probeMs} ms) is longer than --timeout (${timeoutMs} ms), which bounds connecting, the probe included`,
+    );
+  }
+  return probeMs;
+}
+
 /** A `--<name> <ms>` option: milliseconds > 0, else `fallback` when it is not given. */
 export function millisecondsOption(
   context: CommandContext,
   name: string,
   fallback: number,
 ): number {
+  return optionalMilliseconds(context, name) ?? fallback;
+}
+
+/** A `--<name> <ms>` option: milliseconds > 0, or undefined when it is not given. */
+export function optionalMilliseconds(context: CommandContext, name: string): number | undefined {
   const raw = stringOption(context, name);
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return undefined;
   const ms = Number(raw);
   if (!Number.isFinite(ms) || ms <= 0)
     throw usageError(`--${name} must be milliseconds > 0, not "${raw}"`);

@@ -19,7 +19,7 @@ import {
 } from '../bridge/index';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { resolveTarget } from '../cli/target';
-import { timeoutOf } from '../cli/timeout';
+import { probeTimeoutOf, timeoutOf } from '../cli/timeout';
 import { type CommandContext, listOption, stringOption } from './context';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
@@ -27,6 +27,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
   const listen = stringOption(context, 'listen');
   const { dim, yellow } = context.paintErr;
   const connectTimeoutMs = timeoutOf(context);
+  const probeTimeoutMs = probeTimeoutOf(context);
   const auth = await downstreamAuth(context, listen !== undefined, connectTimeoutMs);
   const upstream = (target: ServerTarget) => ({
     upstream: target,
@@ -35,6 +36,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
       ? {}
       : { protocolVersion: resolved.protocolVersion }),
     connectTimeoutMs,
+    ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
     clientInfo: { name: 'twofold-bridge', version: __TWOFOLD_VERSION__ },
     onLog: (entry: { source: string; level: string; message: string }) => {
       if (context.verbose || entry.source === 'bridge')

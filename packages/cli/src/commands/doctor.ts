@@ -8,7 +8,7 @@ import { bearerHeader } from '../auth/authorize';
 import type { ExitCode } from '../cli/exit-codes';
 import { json } from '../cli/output';
 import { resolveTarget } from '../cli/target';
-import { timeoutOf } from '../cli/timeout';
+import { optionalMilliseconds, timeoutOf } from '../cli/timeout';
 import { type DoctorTarget, doctorExitCode, formatDoctorReport, runDoctor } from '../doctor/index';
 import { type CommandContext, stringOption } from './context';
 
@@ -19,6 +19,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
   const resolved = await resolveTarget(context);
   // The doctor's own default (10 s per step) unless --timeout says otherwise.
   const timeoutMs = stringOption(context, 'timeout') === undefined ? undefined : timeoutOf(context);
+  const probeTimeoutMs = optionalMilliseconds(context, 'probe-timeout');
   // A protected server is checked with a token (the doctor's requests are its own, so it gets
   // one first), which the report never shows.
   const target: DoctorTarget = resolved.http
@@ -35,6 +36,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
   const { dim } = context.paintErr;
   const report = await runDoctor(target, {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
     clientInfo: { name: 'twofold-doctor', version: __TWOFOLD_VERSION__ },
     ...(live
       ? { onCheck: (check) => context.io.stderr.write(dim(`  … ${check.id}: ${check.status}\n`)) }
