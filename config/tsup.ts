@@ -28,5 +28,7 @@ export function definePackageBuild(options: PackageBuildOptions): Options {
     platform: 'neutral',
     external: [/^node:/],
     define: packageDefines(pkg),
+    // Classes that refer to themselves would otherwise print as `_ProtocolError` and the like.
+    keepNames: true,
   };
 }
