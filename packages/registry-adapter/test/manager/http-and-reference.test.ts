@@ -8,6 +8,7 @@ import { createServerHttpHandler, McpServer } from '@twofold/server/experimental
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  callSignal,
   envRef,
   eventsOf,
   managerFor,
@@ -51,8 +52,6 @@ async function serveWeather(server: McpServer, port = 0, token = 'right'): Promi
   return endpoint;
 }
 
-const signal = AbortSignal.timeout(10_000);
-
 describe('ServerManager with HTTP and reference servers', { timeout: 40_000 }, () => {
   it('an HTTP server that goes away is noticed by its liveness check and comes back', async () => {
     const server = weatherServer();
@@ -77,7 +76,9 @@ describe('ServerManager with HTTP and reference servers', { timeout: 40_000 }, (
       transport: 'streamable-http',
     });
     const forecast = m.manager.registry.get('forecast');
-    expect(textOf(await forecast?.invoke({ city: 'Oslo' }, { signal }))).toBe('sunny in Oslo');
+    expect(textOf(await forecast?.invoke({ city: 'Oslo' }, { signal: callSignal() }))).toBe(
+      'sunny in Oslo',
+    );
 
     await first.close();
     await until(() => eventsOf(m, 'health-check-failed').length > 0, 'the failed check');
@@ -87,7 +88,9 @@ describe('ServerManager with HTTP and reference servers', { timeout: 40_000 }, (
     await serveWeather(server, first.url.port === '' ? 0 : Number(first.url.port));
     await until(() => m.manager.serverStatus('weather')?.state === 'running', 'it to be back');
     const back = m.manager.registry.get('forecast');
-    expect(textOf(await back?.invoke({ city: 'Rome' }, { signal }))).toBe('sunny in Rome');
+    expect(textOf(await back?.invoke({ city: 'Rome' }, { signal: callSignal() }))).toBe(
+      'sunny in Rome',
+    );
   });
 
   it('an authorization failure is not retried', async () => {
@@ -129,9 +132,11 @@ describe('ServerManager with HTTP and reference servers', { timeout: 40_000 }, (
     for (const name of shared) expect(names).not.toContain(name);
     const simple = m.manager.registry.get('test_simple_text');
     expect(simple?.origin).toEqual({ server: 'twofold', tool: 'test_simple_text' });
-    expect(JSON.stringify(await simple?.invoke({}, { signal }))).toContain('text');
+    expect(JSON.stringify(await simple?.invoke({}, { signal: callSignal() }))).toContain('text');
     const echo = m.manager.registry.get('echo') ?? m.manager.registry.get('reference__echo');
     expect(echo?.origin?.server).toBe('reference');
-    expect(JSON.stringify(await echo?.invoke({ message: 'both' }, { signal }))).toContain('both');
+    expect(
+      JSON.stringify(await echo?.invoke({ message: 'both' }, { signal: callSignal() })),
+    ).toContain('both');
   });
 });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { McpConfigError } from '../../src/config/errors';
 import {
   alive,
+  callSignal,
   eventsOf,
   fileOf,
   fixtureEntry,
@@ -20,8 +21,6 @@ import {
 } from './support';
 
 useManagers();
-
-const signal = AbortSignal.timeout(10_000);
 
 /** Edits the file as a user would, once the manager's own writes (verdicts) have landed. */
 async function rewrite(m: Managed, edit: (raw: Record<string, unknown>) => void): Promise<void> {
@@ -148,7 +147,9 @@ describe('ServerManager reload and run-time changes', { timeout: 20_000 }, () =>
     });
     await m.manager.start();
     const first = pidOf(m, 'racer');
-    await expect(m.manager.registry.get('crash')?.invoke({}, { signal })).rejects.toThrow();
+    await expect(
+      m.manager.registry.get('crash')?.invoke({}, { signal: callSignal() }),
+    ).rejects.toThrow();
     await until(() => m.manager.serverStatus('racer')?.state === 'backoff', 'the backoff');
     await rewrite(m, (raw) => {
       (raw.mcpServers as Servers).racer = {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   alive,
+  callSignal,
   eventsOf,
   fixtureEntry,
   managerFor,
@@ -17,8 +18,6 @@ import {
 } from './support';
 
 useManagers();
-
-const signal = AbortSignal.timeout(10_000);
 
 describe('ServerManager supervision', { timeout: 20_000 }, () => {
   it('starts servers in parallel; one that cannot start costs one line, the rest run', async () => {
@@ -51,7 +50,9 @@ describe('ServerManager supervision', { timeout: 20_000 }, () => {
       ]),
     );
     const lookup = m.manager.registry.get('lookup');
-    expect(textOf(await lookup?.invoke({ text: 'hi' }, { signal }))).toBe('good:lookup:hi');
+    expect(textOf(await lookup?.invoke({ text: 'hi' }, { signal: callSignal() }))).toBe(
+      'good:lookup:hi',
+    );
   });
 
   it('restarts a crashed server; its tools leave and come back, clashing names follow', async () => {
@@ -68,7 +69,7 @@ describe('ServerManager supervision', { timeout: 20_000 }, () => {
     const before = pidOf(m, 'beta');
 
     const crash = registry.get('beta__crash');
-    await expect(crash?.invoke({}, { signal })).rejects.toThrow();
+    await expect(crash?.invoke({}, { signal: callSignal() })).rejects.toThrow();
     await until(() => !alive(before), 'the crashed process to be gone');
     await until(() => m.manager.serverStatus('beta')?.state === 'running', 'beta to restart');
     const after = pidOf(m, 'beta');
@@ -76,7 +77,9 @@ describe('ServerManager supervision', { timeout: 20_000 }, () => {
     expect(m.manager.serverStatus('beta')).toMatchObject({ restarts: 1, recentFailures: 1 });
 
     const search = registry.get('beta__search');
-    expect(textOf(await search?.invoke({ text: 'x' }, { signal }))).toBe('beta:search:x');
+    expect(textOf(await search?.invoke({ text: 'x' }, { signal: callSignal() }))).toBe(
+      'beta:search:x',
+    );
     const types = m.events.filter((e) => 'server' in e && e.server === 'beta').map((e) => e.type);
     expect(types).toEqual(
       expect.arrayContaining(['server-failed', 'restart-scheduled', 'server-started']),
@@ -139,8 +142,8 @@ describe('ServerManager supervision', { timeout: 20_000 }, () => {
     await m.manager.start();
     const eagerPid = pidOf(m, 'eager');
     pidOf(m, 'polite');
-    await m.manager.registry.get('polite__quit')?.invoke({}, { signal });
-    await m.manager.registry.get('eager__quit')?.invoke({}, { signal });
+    await m.manager.registry.get('polite__quit')?.invoke({}, { signal: callSignal() });
+    await m.manager.registry.get('eager__quit')?.invoke({}, { signal: callSignal() });
     await until(() => m.manager.serverStatus('polite')?.state === 'stopped', 'polite to stop');
     expect(m.manager.serverStatus('polite')?.reason).toBe('exited with code 0');
     await until(

@@ -115,6 +115,14 @@ export function until(condition: () => boolean, what: string, timeoutMs = 10_000
   return waitUntil(condition, what, timeoutMs);
 }
 
+/**
+ * A fresh abort signal for one tool call, bounding only a hang of that call. Made per call: a
+ * signal made when the file loads would count every earlier test's time against later calls.
+ */
+export function callSignal(): AbortSignal {
+  return AbortSignal.timeout(10_000);
+}
+
 /** Events of one type, narrowed. */
 export function eventsOf<T extends ManagerEvent['type']>(
   managed: Managed,
