@@ -243,6 +243,10 @@ export class Supervisor {
         ...this.host.clientOptions,
         era: entry.era,
         connectTimeoutMs: budgetMs,
+        // Over HTTP a probe that times out is a failure, not a sign of the legacy era (as
+        // silence is on stdio): it gets the whole connect budget, which a busy machine or a
+        // login inside the first request would otherwise run out of.
+        ...(entry.type === 'stdio' ? {} : { probeTimeoutMs: budgetMs }),
         ...(entry.protocolVersion === undefined ? {} : { protocolVersion: entry.protocolVersion }),
         ...(verdict === undefined ? {} : { verdict }),
       },
@@ -297,8 +301,10 @@ export class Supervisor {
       const failure = asError(error);
       this.host.emit({ type: 'health-check-failed', server: this.name, error: failure });
       this.#retire();
-      await this.host.provider.detach(this.name, `liveness check failed: ${failure.message}`);
+      // Leave 'running' before the tools go (closing can take a while); the restart this
+      // schedules runs through the queue, so after the detach.
       await this.#failed('health', failure, this.#generation);
+      await this.host.provider.detach(this.name, `liveness check failed: ${failure.message}`);
     }
   }
 

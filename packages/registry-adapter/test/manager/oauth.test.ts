@@ -64,7 +64,7 @@ describe('ServerManager with an OAuth-protected HTTP server', () => {
     });
     const m = await managerFor({ mcpServers: { secure: { url: url.href } } }, { auth: () => auth });
     const [status] = await m.manager.start();
-    expect(status).toMatchObject({ state: 'running', era: 'modern' });
+    expect(status, m.lines.join('\n')).toMatchObject({ state: 'running', era: 'modern' });
     const whoami = m.manager.registry.get('whoami');
     expect(textOf(await whoami?.invoke({}, { signal: AbortSignal.timeout(10_000) }))).toBe(
       TEST_ACCOUNT,
