@@ -44,6 +44,16 @@ export class HttpServerProcess {
     return new HttpServerProcess(message.ready, child);
   }
 
+  /** Whether the server process is still alive (a crash shows here). */
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** How the server process ended, if it did. */
+  get exit(): string | undefined {
+    return this.running ? undefined : `exited (${this.child.signalCode ?? this.child.exitCode})`;
+  }
+
   /** The server's memory and CPU so far (a forced GC first when `gc`). */
   usage(gc = false): Promise<ProcessStats> {
     const id = this.nextId++;

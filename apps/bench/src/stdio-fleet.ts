@@ -39,6 +39,8 @@ export interface ProcessStats {
   heapUsed: number;
   maxRss: number;
   cpuMicros?: number;
+  /** Open file descriptors (Linux). */
+  fds?: number;
 }
 
 export const MiB = 1024 * 1024;

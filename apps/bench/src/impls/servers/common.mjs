@@ -1,6 +1,7 @@
 // What every benchmark server shares, with no dependency (the floor imports it too): the tool
 // names and descriptions, command-line options and the process statistics `bench_stats` and
 // the HTTP side channel report.
+import { readdirSync } from 'node:fs';
 
 export const ECHO = 'echo';
 export const STATS = 'bench_stats';
@@ -18,7 +19,16 @@ export function toolCount(argv = process.argv) {
   return count;
 }
 
-/** This process's memory and CPU; `gc` runs a full collection first (needs `--expose-gc`). */
+/** Open file descriptors of this process (Linux; undefined where there is no /proc). */
+function openFds() {
+  try {
+    return readdirSync('/proc/self/fd').length;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's memory, CPU and open fds; `gc` runs a full collection first (needs `--expose-gc`). */
 export function stats(gc) {
   if (gc && typeof globalThis.gc === 'function') globalThis.gc();
   const memory = process.memoryUsage();
@@ -32,6 +42,7 @@ export function stats(gc) {
     maxRss: process.resourceUsage().maxRSS * 1024,
     cpuMicros: cpu.user + cpu.system,
     gcExposed: typeof globalThis.gc === 'function',
+    fds: openFds(),
   };
 }
 
