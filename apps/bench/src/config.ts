@@ -36,6 +36,13 @@ export interface BenchConfig {
   };
   importTime: { rounds: number };
   cli: { rounds: number };
+  /** Frames sent per transport by the fuzz (`--only fuzz`; `--frames` overrides). */
+  fuzz: { frames: number };
+  /**
+   * The soak (`--only soak`): how long each variant runs and how many clients (HTTP) or calls
+   * in flight (stdio) it keeps busy (`--soak-seconds`, `--soak-clients` override).
+   */
+  soak: { durationMs: number; clients: number };
 }
 
 const KiB = 1024;
@@ -66,6 +73,8 @@ export function benchConfig(quick: boolean): BenchConfig {
         },
         importTime: { rounds: 5 },
         cli: { rounds: 3 },
+        fuzz: { frames: 500 },
+        soak: { durationMs: 15_000, clients: 64 },
       }
     : {
         quick,
@@ -87,5 +96,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         },
         importTime: { rounds: 15 },
         cli: { rounds: 7 },
+        fuzz: { frames: 3000 },
+        soak: { durationMs: 120_000, clients: 64 },
       };
 }

@@ -3,6 +3,8 @@
  * (2.4.0 modern and legacy, 1.32.2) and a bare floor, in one run, alternating. Prints the
  * Markdown report, writes it to results/<date>.md, and the same as JSON with `--json`.
  * Installs nothing at run time. `--only stdio,http` runs some sections (for development).
+ * `--only fuzz` and `--only soak` (never part of a plain run) check robustness instead, take
+ * `--seed`, `--frames`, `--soak-seconds` and `--soak-clients`, and exit 1 on what they find.
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,12 +14,15 @@ import { benchConfig } from './config';
 import { processWarnings } from './driver-process';
 import { runFootprint } from './footprint';
 import { runFramerBench } from './framer';
+import { runFuzz } from './fuzz/fuzz';
+import { freshSeed } from './fuzz/prng';
 import { runHttpBench } from './http-bench';
 import { runImportTime } from './import-time';
 import { type RunReport, renderReport, runMeta, withoutLocalPaths, writeReport } from './output';
 import { runProtocolMicro } from './protocol-micro';
 import { type Section, withRatios } from './report';
 import { runServerBench } from './server-bench';
+import { runSoak } from './soak/soak';
 import { runColdStart } from './stdio-cold-start';
 import { runStdioEcho } from './stdio-echo';
 import { startStdioFleet } from './stdio-fleet';
@@ -36,6 +41,20 @@ const jsonArg = flagValue('--json');
 const jsonPath = jsonArg ? resolve(process.env.INIT_CWD ?? process.cwd(), jsonArg) : undefined;
 const only = flagValue('--only')?.split(',');
 const config = benchConfig(quick);
+const numberFlag = (flag: string) => {
+  const value = flagValue(flag);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new Error(`${flag} needs a positive number, got ${value}`);
+  return n;
+};
+const seed = numberFlag('--seed') ?? freshSeed();
+const frames = numberFlag('--frames') ?? config.fuzz.frames;
+const soakMs = (numberFlag('--soak-seconds') ?? config.soak.durationMs / 1000) * 1000;
+const soakClients = numberFlag('--soak-clients') ?? config.soak.clients;
+/** What the robustness parts found: any of it fails the run. */
+const findings: string[] = [];
 const started = performance.now();
 const report: RunReport = {
   meta: runMeta(quick),
@@ -46,9 +65,12 @@ const report: RunReport = {
   errors: {},
 };
 
-/** Runs one part unless `--only` leaves it out; a part that throws is reported, not fatal. */
-async function part(id: string, run: () => Promise<void>): Promise<void> {
-  if (only && !only.includes(id)) return;
+/**
+ * Runs one part unless `--only` leaves it out (an `optIn` part runs only when `--only` names
+ * it); a part that throws is reported, not fatal.
+ */
+async function part(id: string, run: () => Promise<void>, optIn = false): Promise<void> {
+  if (only ? !only.includes(id) : optIn) return;
   const start = performance.now();
   try {
     await run();
@@ -128,6 +150,44 @@ await part('connect', async () => {
   });
 });
 
+await part(
+  'fuzz',
+  async () => {
+    console.error(`bench: fuzz seed ${seed}, ${frames} frames per transport`);
+    const { markdown, failures } = await runFuzz({ frames, seed, oversized: true });
+    findings.push(...failures);
+    report.components.push({
+      id: 'fuzz',
+      title:
+        'Fuzz: hostile frames against the server over stdio and HTTP, hostile servers against the client',
+      markdown: withFindings(markdown, failures),
+    });
+  },
+  true,
+);
+await part(
+  'soak',
+  async () => {
+    const { markdown, failures } = await runSoak({ durationMs: soakMs, clients: soakClients });
+    findings.push(...failures);
+    report.components.push({
+      id: 'soak',
+      title: `Soak: ${soakClients} concurrent clients against one server`,
+      markdown: withFindings(markdown, failures),
+    });
+  },
+  true,
+);
+
+/** A robustness section's Markdown followed by what it found (or that it found nothing). */
+function withFindings(markdown: string, failures: readonly string[]): string {
+  const verdict =
+    failures.length === 0
+      ? '**Found nothing**: no crash, no missing or duplicate answer, no unbounded wait.'
+      : ['**Found**:', '', ...failures.map((f) => `- ${f}`)].join('\n');
+  return `${markdown}\n\n${verdict}`;
+}
+
 report.targets = checkTargets(report.sections);
 report.warnings = processWarnings;
 report.meta.seconds = (performance.now() - started) / 1000;
@@ -136,3 +196,10 @@ console.log(withoutLocalPaths(markdown));
 // A partial run (--only) does not replace the day's results file.
 const written = writeReport(report, markdown, { results: !only, json: jsonPath });
 console.error(`bench: wrote ${written.join(' and ') || 'nothing'}`);
+// A robustness part that found something, or could not finish, fails the run.
+const robustnessErrors = ['fuzz', 'soak'].filter((id) => report.errors[id] !== undefined);
+if (findings.length > 0 || robustnessErrors.length > 0) {
+  for (const finding of findings) console.error(`bench: found: ${finding}`);
+  for (const id of robustnessErrors) console.error(`bench: ${id} did not finish`);
+  process.exitCode = 1;
+}
