@@ -86,12 +86,18 @@ export type ServerTarget =
       kind: 'stream';
       /** Stable identity of the server (cache partition, verdict matching). */
       key: string;
+      /**
+       * How error messages name the server to people: never a secret, unlike a key that may be
+       * a digest or hold a command line. Default: `key`.
+       */
+      name?: string;
       /** A new transport to the server; a stdio target starts a fresh process on each call. */
       open(): Transport;
     }
   | {
       kind: 'http';
       key: string;
+      name?: string;
       open(request: HttpTransportRequest): Transport;
     };
 

@@ -65,7 +65,7 @@ export async function connectSession(
     verdict: config.verdict,
     modernVersions,
   });
-  const scope = new ConnectScope(target.key, config.connectTimeoutMs, config.hooks);
+  const scope = new ConnectScope(target, config.connectTimeoutMs, config.hooks);
   const context: ConnectContext = {
     target,
     hooks: config.hooks,

@@ -19,7 +19,7 @@ import type { HttpTransportRequest, ServerTarget } from '../types';
 import { messageOf } from '../util';
 import type { ConnectPhaseTransport } from './phase-transport';
 import type { EraPlan } from './plan';
-import type { Established } from './scope';
+import { type Established, serverName } from './scope';
 import {
   type ConnectContext,
   discoverModern,
@@ -97,13 +97,17 @@ export async function connectHttp(
       if (failure instanceof LocalError && failure.code === LocalErrorCode.AuthorizationFailed) {
         throw failure;
       }
-      throw new LocalError(verdict.code, `Era detection for ${target.key}: ${verdict.reason}`, {
-        cause: failure,
-        details: {
-          ...(failure instanceof LocalError ? failure.details : {}),
-          serverKey: target.key,
+      throw new LocalError(
+        verdict.code,
+        `Era detection for ${serverName(target)}: ${verdict.reason}`,
+        {
+          cause: failure,
+          details: {
+            ...(failure instanceof LocalError ? failure.details : {}),
+            serverKey: target.key,
+          },
         },
-      });
+      );
     case 'legacy':
       scope.abandon(connection);
       return http.connect({

@@ -12,6 +12,7 @@ import {
 import { RpcConnection } from '../rpc/connection';
 import type { CancelPolicy } from '../rpc/types';
 import type { EraSession, SessionHooks } from '../session/types';
+import type { ServerTarget } from '../types';
 import { messageOf } from '../util';
 import { ConnectPhaseTransport } from './phase-transport';
 
@@ -36,15 +37,17 @@ export class ConnectScope {
   readonly #live = new Map<RpcConnection, ConnectPhaseTransport>();
   readonly #closing: Promise<void>[] = [];
   readonly #serverKey: string;
+  readonly #serverName: string;
   readonly #timeoutMs: number;
   readonly #hooks: SessionHooks;
   readonly #started = Date.now();
   #done = false;
   #timedOut = false;
 
-  constructor(serverKey: string, timeoutMs: number, hooks: SessionHooks) {
+  constructor(target: ServerTarget, timeoutMs: number, hooks: SessionHooks) {
     this.signal = this.#controller.signal;
-    this.#serverKey = serverKey;
+    this.#serverKey = target.key;
+    this.#serverName = serverName(target);
     this.#timeoutMs = timeoutMs;
     this.#hooks = hooks;
   }
@@ -130,7 +133,9 @@ export class ConnectScope {
         () => undefined,
       );
       await this.#closeAll();
-      throw this.#timedOut ? this.#timeoutError(error) : typed(error, this.#serverKey);
+      throw this.#timedOut
+        ? this.#timeoutError(error)
+        : typed(error, this.#serverKey, this.#serverName);
     }
   }
 
@@ -146,7 +151,7 @@ export class ConnectScope {
   #timeoutError(cause?: unknown): LocalError {
     return new LocalError(
       LocalErrorCode.RequestTimeout,
-      `Connecting to ${this.#serverKey} timed out after ${this.#timeoutMs} ms (phase: ${this.phase})`,
+      `Connecting to ${this.#serverName} timed out after ${this.#timeoutMs} ms (phase: ${this.phase})`,
       {
         cause,
         details: { phase: this.phase, timeoutMs: this.#timeoutMs, serverKey: this.#serverKey },
@@ -159,13 +164,18 @@ export class ConnectScope {
   }
 }
 
+/** How messages name a target to people. */
+export function serverName(target: ServerTarget): string {
+  return target.name ?? target.key;
+}
+
 /** Every connect failure is a `LocalError` or a `ProtocolError`. */
-function typed(error: unknown, serverKey: string): Error {
+function typed(error: unknown, serverKey: string, name: string): Error {
   if (error instanceof LocalError || error instanceof ProtocolError) return error;
   const message = messageOf(error);
   return new LocalError(
     LocalErrorCode.EraDetectionFailed,
-    `Connecting to ${serverKey} failed: ${message}`,
+    `Connecting to ${name} failed: ${message}`,
     { cause: error, details: { serverKey } },
   );
 }

@@ -24,7 +24,7 @@ import { type HandshakeOutcome, initialize, ModernServerError } from '../legacy/
 import { completeLegacySession, routeEarly } from '../legacy/session';
 import type { RpcConnection } from '../rpc/connection';
 import { Probe, type ProbeOutcome, settle } from './probe';
-import type { Established } from './scope';
+import { type Established, serverName } from './scope';
 import {
   type ConnectContext,
   discoverModern,
@@ -214,7 +214,7 @@ async function modernBy(
       onModern?.();
       throw new LocalError(
         verdict.code,
-        `Era detection for ${context.target.key}: ${verdict.reason}`,
+        `Era detection for ${serverName(context.target)}: ${verdict.reason}`,
         { details: { serverKey: context.target.key } },
       );
     case 'legacy':

@@ -41,7 +41,8 @@ export interface HttpServerOptions {
 
 /**
  * A server reached over HTTP. The client starts with a modern POST and falls back to legacy
- * Streamable HTTP, then to HTTP+SSE, as the server's answers require.
+ * Streamable HTTP, then to HTTP+SSE, as the server's answers require. Messages name it by its
+ * origin and path.
  *
  * @experimental
  */
@@ -50,6 +51,8 @@ export function httpServer(options: HttpServerOptions): ServerTarget {
   return {
     kind: 'http',
     key: `http:${url.origin}${url.pathname}${url.search}`,
+    // No userinfo or query: either may hold a credential.
+    name: `${url.origin}${url.pathname}`,
     open: (request) => openTransport(options, request),
   };
 }

@@ -11,7 +11,8 @@ import type { ServerTarget } from '../types';
 export type StdioServerOptions = StdioClientTransportOptions;
 
 /**
- * A server the client starts as a child process and talks to over stdin/stdout.
+ * A server the client starts as a child process and talks to over stdin/stdout. Messages name it
+ * by its command, without the arguments.
  *
  * @experimental
  */
@@ -20,6 +21,8 @@ export function stdioServer(options: StdioServerOptions): ServerTarget {
   return {
     kind: 'stream',
     key: `stdio:${JSON.stringify(identity)}`,
+    // The command without its arguments, which may hold a credential.
+    name: options.command,
     open: () => new StdioClientTransport(options),
   };
 }
