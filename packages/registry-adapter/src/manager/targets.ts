@@ -42,7 +42,8 @@ export interface TargetContext {
 }
 
 /**
- * Builds the client target of `mcp.json` server `name` (its key free of secrets). Throws
+ * Builds the client target of `mcp.json` server `name` (its key free of secrets; messages name
+ * it `server "<name>"`). Throws
  * `McpConfigError` when a reference names an unset variable.
  *
  * @experimental
@@ -55,7 +56,7 @@ export function managedTarget(
   const resolved = resolveSecrets(entry, context.env, name);
   const base =
     resolved.type === 'stdio' ? stdioTarget(resolved, context) : httpTarget(resolved, context.auth);
-  return tracked(base, managedServerKey(name, entry));
+  return tracked(base, managedServerKey(name, entry), `server "${name}"`);
 }
 
 function httpTarget(entry: HttpServerEntry, auth: HttpAuthorizer | undefined): ServerTarget {
@@ -85,8 +86,11 @@ function stdioTarget(entry: StdioServerEntry, context: TargetContext): ServerTar
   });
 }
 
-/** Wraps `base` under `key`, remembering the transport it opened last. */
-function tracked(base: ServerTarget, key: string): ManagedTarget {
+/**
+ * Wraps `base` under `key` (a digest, no name for people: messages say `name`), remembering the
+ * transport it opened last.
+ */
+function tracked(base: ServerTarget, key: string, name: string): ManagedTarget {
   let last: Transport | undefined;
   let aborted: Error | undefined;
   const remember = <T extends Transport>(transport: T): T => {
@@ -96,8 +100,8 @@ function tracked(base: ServerTarget, key: string): ManagedTarget {
   };
   const target: ServerTarget =
     base.kind === 'stream'
-      ? { kind: 'stream', key, open: () => remember(base.open()) }
-      : { kind: 'http', key, open: (request) => remember(base.open(request)) };
+      ? { kind: 'stream', key, name, open: () => remember(base.open()) }
+      : { kind: 'http', key, name, open: (request) => remember(base.open(request)) };
   return {
     target,
     pid: () => (last as Partial<StdioClientTransport> | undefined)?.pid,
