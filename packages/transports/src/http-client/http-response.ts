@@ -80,11 +80,19 @@ export async function responseFailure(
   };
   const { status } = response;
   if (status === 401 || status === 403) {
-    details.wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+    const challenge = response.headers.get('www-authenticate') ?? undefined;
+    details.wwwAuthenticate = challenge;
+    // A 403 without a scope challenge is a refusal (a Host or Origin check), not a login matter.
+    const why =
+      status === 401 || /insufficient_scope/i.test(challenge ?? '')
+        ? 'not authorized'
+        : 'forbidden';
     return new LocalError(
       LocalErrorCode.Unauthorized,
-      `${scope.label.what}: HTTP ${status} (not authorized)`,
-      { details },
+      `${scope.label.what}: HTTP ${status} (${why})`,
+      {
+        details,
+      },
     );
   }
   return new LocalError(LocalErrorCode.HttpError, `${scope.label.what}: ${reason}`, { details });
