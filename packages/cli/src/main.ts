@@ -3,7 +3,7 @@
  * it names, and turns every failure into one line on stderr and a documented exit code.
  */
 
-import { EXIT, type ExitCode, exitCodeFor } from './cli/exit-codes';
+import { EXIT, type ExitCode, exitCodeFor, serverRefusal } from './cli/exit-codes';
 import { helpText } from './cli/help';
 import type { CliIo } from './cli/io';
 import { colorFor, paint } from './cli/output';
@@ -33,7 +33,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return await module.run(context);
   } catch (error) {
     const code = io.interrupt.aborted ? EXIT.interrupted : exitCodeFor(error);
-    io.stderr.write(`${describe(error, code, verbose)}\n`);
+    // Loaded only on failure: a message may quote a URL with credentials (the HTTP stack's own).
+    const { redactUrlsIn } = await import('./cli/redact');
+    io.stderr.write(`${redactUrlsIn(describe(error, code, verbose))}\n`);
     return code;
   }
 }
@@ -41,7 +43,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 /** One line (with --verbose, the cause chain and stack too). */
 function describe(error: unknown, code: ExitCode, verbose: boolean): string {
   if (code === EXIT.interrupted) return 'twofold: interrupted';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = withRefusal(error instanceof Error ? error.message : String(error), error);
   const line = `twofold: ${message.split('\n').join('\n  ')}`;
   if (!verbose || !(error instanceof Error)) return line;
   const causes: string[] = [];
@@ -50,4 +52,12 @@ function describe(error: unknown, code: ExitCode, verbose: boolean): string {
     cause = cause.cause;
   }
   return [line, ...causes, error.stack ?? ''].join('\n');
+}
+
+/** A 403 that is not about authorization says so, with what the server answered. */
+function withRefusal(message: string, error: unknown): string {
+  const refusal = serverRefusal(error);
+  if (refusal === undefined) return message;
+  const said = refusal.excerpt === '' ? '' : `: "${refusal.excerpt}"`;
+  return `${message}: the server refused the request (not an authorization problem)${said}`;
 }

@@ -82,6 +82,7 @@ export async function authorizationFor(
     target: (authorizer) => ({
       ...httpServer({ url: http.url, headers: http.headers, auth: authorizer }),
       key: resolved.target.key,
+      name: resolved.target.name,
     }),
     expected: async () =>
       settings.grant === 'client-credentials' ||

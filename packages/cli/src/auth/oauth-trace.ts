@@ -4,7 +4,7 @@
  * `Authorization`/`DPoP`/cookie headers, `code`, `code_verifier`, tokens, client secrets and
  * assertions, in query strings, forms and JSON alike.
  */
-import { isCredentialHeader, maskBody, maskHeader, maskUrl } from '../cli/mask';
+import { isCredentialHeader, maskBody, maskHeader, redactUrl } from '../cli/redact';
 
 /** Bodies longer than this are cut in the trace. */
 const MAX_SHOWN = 2000;
@@ -22,7 +22,7 @@ export function tracedFetch(inner: typeof fetch, write: (line: string) => void):
       .map(([name, value]) => `${name}: ${maskHeader(name, value)}`);
     const body = bodyText(init?.body);
     write(
-      `# oauth ⇢${n} ${method} ${maskUrl(url)}${shown.length ? ` [${shown.join('; ')}]` : ''}${
+      `# oauth ⇢${n} ${method} ${redactUrl(url)}${shown.length ? ` [${shown.join('; ')}]` : ''}${
         body === undefined ? '' : ` ${cut(maskBody(body, headers.get('content-type')))}`
       }`,
     );

@@ -4,7 +4,8 @@
  * command line that fits a target, for hints.
  */
 import { usageError } from '../cli/exit-codes';
-import { type ResolvedTarget, redactUrl } from '../cli/target';
+import { redactUrl } from '../cli/redact';
+import type { ResolvedTarget } from '../cli/target';
 import { millisecondsOption, timeoutOf } from '../cli/timeout';
 import { type CommandContext, stringOption } from '../commands/context';
 

@@ -17,7 +17,10 @@ export const EXIT = {
   usage: 64,
   /** Bad input data: arguments that are not valid JSON, a value the schema refuses. */
   dataError: 65,
-  /** The server could not be reached or failed to start. */
+  /**
+   * The server could not be reached, failed to start, refused the request (an HTTP 403 that is
+   * not about authorization), or does not offer what was asked (no resources, prompts, …).
+   */
   unavailable: 69,
   /** A bug in twofold. */
   internal: 70,
@@ -25,7 +28,7 @@ export const EXIT = {
   timeout: 75,
   /** The server broke the protocol or answered with a protocol error. */
   protocol: 76,
-  /** The server wants authorization. */
+  /** The server wants authorization: HTTP 401, or 403 with an `insufficient_scope` challenge. */
   unauthorized: 77,
   /** The `mcp.json` is invalid or names no such server. */
   config: 78,
@@ -131,7 +134,7 @@ function localExitCode(error: LocalError): ExitCode {
     case LocalErrorCode.RequestTimeout:
       return EXIT.timeout;
     case LocalErrorCode.Unauthorized:
-      return EXIT.unauthorized;
+      return serverRefusal(error) === undefined ? EXIT.unauthorized : EXIT.unavailable;
     case LocalErrorCode.RequestAborted:
       return EXIT.interrupted;
     case LocalErrorCode.ProcessExited:
@@ -140,6 +143,7 @@ function localExitCode(error: LocalError): ExitCode {
       return EXIT.unavailable;
     case LocalErrorCode.HttpError: {
       const status = Number(error.details?.status);
+      if (status === 403 && !asksForScope(error)) return EXIT.unavailable;
       if (status === 401 || status === 403) return EXIT.unauthorized;
       return status >= 500 || Number.isNaN(status) ? EXIT.unavailable : EXIT.protocol;
     }
@@ -148,4 +152,36 @@ function localExitCode(error: LocalError): ExitCode {
         ? EXIT.unavailable
         : EXIT.protocol;
   }
+}
+
+/** How much of a refusal's body a message quotes. */
+const EXCERPT_CHARS = 200;
+
+/**
+ * A 403 that is not about authorization (a Host or Origin check, a firewall): the server's
+ * refusal, with the start of what it said (control characters removed: it is printed on a
+ * terminal). Only a 401, or a 403 whose Bearer challenge says `insufficient_scope`, is about
+ * authorization.
+ *
+ * @experimental
+ */
+export function serverRefusal(error: unknown): { status: 403; excerpt: string } | undefined {
+  if (!(error instanceof LocalError)) return undefined;
+  if (error.code !== LocalErrorCode.Unauthorized && error.code !== LocalErrorCode.HttpError) {
+    return undefined;
+  }
+  if (error.details?.status !== 403 || asksForScope(error)) return undefined;
+  const body = error.details?.bodySnippet;
+  const text = typeof body === 'string' ? body.replace(/[\p{Cc}\s]+/gu, ' ').trim() : '';
+  const excerpt = text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  return { status: 403, excerpt };
+}
+
+/** Whether a 403 carries a Bearer challenge asking for more scope (RFC 6750 §3.1). */
+function asksForScope(error: LocalError): boolean {
+  const challenge = error.details?.wwwAuthenticate;
+  return (
+    typeof challenge === 'string' &&
+    /\bbearer\b.*error\s*=\s*"?insufficient_scope/is.test(challenge)
+  );
 }

@@ -12,6 +12,7 @@ import { listOption, stringOption } from '../commands/context';
 import { splitCommandLine } from './command-line';
 import { CliError, EXIT, usageError } from './exit-codes';
 import { configPath } from './paths';
+import { describeCommandLine, redactUrl, redactUrlsIn } from './redact';
 
 /** A stdio server as started. */
 export interface StdioSpec {
@@ -33,6 +34,7 @@ export interface HttpSpec {
  * @experimental
  */
 export interface ResolvedTarget {
+  /** What to connect to; its `name` is what was typed (URL, command line, `server "<name>"`), redacted. */
   target: ServerTarget;
   /** What it is, safe to print: `stdio: npx -y …` or `http: https://host/path`. */
   label: string;
@@ -61,14 +63,14 @@ export async function resolveTarget(context: CommandContext): Promise<ResolvedTa
   const protocolVersion = stringOption(context, 'protocol-version');
   if (server !== undefined) return fromConfig(context, server, era, protocolVersion);
   if (url !== undefined) {
-    const headers = headerOptions(context);
-    const spec: HttpSpec = { url: checkedUrl(url), headers };
+    const typed = checkedUrl(url);
+    const spec = withUrlCredentials({ url: typed, headers: headerOptions(context) });
     return {
-      target: httpServer({ url: spec.url, headers }),
-      label: `http: ${redactUrl(spec.url)}`,
+      target: { ...httpServer(spec), name: redactUrl(typed) },
+      label: `http: ${redactUrl(typed)}`,
       era: era ?? 'auto',
       protocolVersion,
-      principal: JSON.stringify(Object.entries(headers).sort()),
+      principal: JSON.stringify(Object.entries(spec.headers).sort()),
       http: spec,
     };
   }
@@ -76,9 +78,10 @@ export async function resolveTarget(context: CommandContext): Promise<ResolvedTa
     ? (after as [string, ...string[]])
     : splitCommandLine(stdio as string);
   const spec: StdioSpec = { command, args, env: envOptions(context), cwd: context.io.cwd };
+  const name = describeCommandLine(command, args);
   return {
-    target: stdioServer({ ...spec, ...stderrOption(context) }),
-    label: `stdio: ${[command, ...args].join(' ')}`,
+    target: { ...stdioServer({ ...spec, ...stderrOption(context) }), name },
+    label: `stdio: ${name}`,
     era: era ?? 'auto',
     protocolVersion,
     principal: JSON.stringify(Object.entries(spec.env).sort()),
@@ -118,28 +121,31 @@ async function fromConfig(
   });
   const resolved = resolveSecrets(merged, context.io.env, name);
   const base = {
-    target: managed.target,
     era: era ?? merged.era,
     protocolVersion: protocolVersion ?? merged.protocolVersion,
   };
   const label =
     entry.type === 'stdio'
-      ? `${name} (stdio: ${[entry.command, ...entry.args].join(' ')})`
+      ? `${name} (stdio: ${describeCommandLine(entry.command, entry.args)})`
       : `${name} (http: ${redactUrl(entry.url)})`;
   if (resolved.type === 'stdio') {
     const cwd = resolve(dirname(path), resolved.cwd ?? '.');
     return {
       ...base,
+      target: managed.target,
       label,
       principal: JSON.stringify(Object.entries(resolved.env).sort()),
       stdio: { command: resolved.command, args: resolved.args, env: resolved.env, cwd },
     };
   }
+  const spec = withUrlCredentials({ url: resolved.url, headers: resolved.headers });
   return {
     ...base,
+    // Built from the spec, so a URL's userinfo travels as a header, as with --url.
+    target: { ...httpServer(spec), key: managed.target.key, name: `server "${name}"` },
     label,
-    principal: JSON.stringify(Object.entries(resolved.headers).sort()),
-    http: { url: resolved.url, headers: resolved.headers },
+    principal: JSON.stringify(Object.entries(spec.headers).sort()),
+    http: spec,
   };
 }
 
@@ -182,17 +188,33 @@ function checkedUrl(url: string): string {
   } catch {
     // Reported below.
   }
-  throw usageError(`--url must be an http:// or https:// URL, not "${url}"`);
+  throw usageError(`--url must be an http:// or https:// URL, not "${redactUrlsIn(url)}"`);
 }
 
-/** A URL without its password and query values (they may be credentials). */
-export function redactUrl(url: string): string {
+/**
+ * A URL's userinfo sent as an `Authorization: Basic` header, as curl does (fetch refuses a URL
+ * that holds credentials), unless an Authorization header is given; the URL goes without it.
+ */
+function withUrlCredentials(spec: HttpSpec): HttpSpec {
+  const url = new URL(spec.url);
+  if (url.username === '' && url.password === '') return spec;
+  const credentials = `${percentDecoded(url.username)}:${percentDecoded(url.password)}`;
+  url.username = '';
+  url.password = '';
+  const given = Object.keys(spec.headers).some(
+    (header) => header.toLowerCase() === 'authorization',
+  );
+  const basic = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  return {
+    url: url.href,
+    headers: given ? spec.headers : { ...spec.headers, Authorization: basic },
+  };
+}
+
+function percentDecoded(part: string): string {
   try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    for (const key of [...parsed.searchParams.keys()]) parsed.searchParams.set(key, '***');
-    return parsed.href.replace(/%2A%2A%2A/g, '***');
+    return decodeURIComponent(part);
   } catch {
-    return url;
+    return part;
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { HttpTransportRequest, ServerTarget } from '@twofold/client/experimental';
 import type { JsonRpcMessage, Transport } from '@twofold/protocol/experimental';
-import { maskedJsonValue } from './mask';
+import { maskedJsonValue } from './redact';
 
 /** `target`, with each transport it opens traced to `write`. */
 export function tracedTarget(target: ServerTarget, write: (line: string) => void): ServerTarget {

@@ -1,4 +1,5 @@
 /** `twofold complete --prompt <name> | --resource <template> <argument>=<partial>`. */
+import { declared } from '../cli/capabilities';
 import { withConnection } from '../cli/connect';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json } from '../cli/output';
@@ -27,13 +28,15 @@ export async function run(context: CommandContext): Promise<ExitCode> {
       ? { type: 'ref/prompt' as const, name: prompt }
       : { type: 'ref/resource' as const, uri: resource as string };
   return withConnection(context, async ({ client, timeoutMs }) => {
-    const result = await client.complete(
-      {
-        ref,
-        argument: { name: pair.slice(0, at), value: pair.slice(at + 1) },
-        ...(Object.keys(known).length > 0 ? { context: { arguments: known } } : {}),
-      },
-      { timeoutMs },
+    const result = await declared(client, 'completions', () =>
+      client.complete(
+        {
+          ref,
+          argument: { name: pair.slice(0, at), value: pair.slice(at + 1) },
+          ...(Object.keys(known).length > 0 ? { context: { arguments: known } } : {}),
+        },
+        { timeoutMs },
+      ),
     );
     if (context.json) context.print(json(result));
     else {

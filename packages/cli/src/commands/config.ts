@@ -5,12 +5,13 @@ import {
   parseJsonObject,
   redactSecrets,
 } from '@twofold/registry-adapter/experimental';
-import { updateMcpConfigFile } from '@twofold/registry-adapter/node';
 import { splitCommandLine } from '../cli/command-line';
+import { updateMcpConfigFile } from '@twofold/registry-adapter/node';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { configPath } from '../cli/paths';
-import { envOptions, headerOptions, redactUrl } from '../cli/target';
+import { describeCommandLine, redactUrl } from '../cli/redact';
+import { envOptions, headerOptions } from '../cli/target';
 import { type CommandContext, stringOption } from './context';
 
 type Raw = Record<string, unknown>;
@@ -57,7 +58,7 @@ async function show(context: CommandContext, path: string, name: string): Promis
   const servers = serversOf(raw);
   const entry = servers[name];
   if (entry === undefined) throw noServer(name, path, Object.keys(servers));
-  const shown = redactSecrets(entry);
+  const shown = shownEntry(entry);
   context.print(json(context.json ? { file: path, name, entry: shown } : shown));
   return EXIT.ok;
 }
@@ -130,11 +131,22 @@ async function readLeniently(context: CommandContext, path: string): Promise<Raw
 function describe(name: string, entry: Raw) {
   const isHttp = typeof entry.url === 'string';
   const type = typeof entry.type === 'string' ? entry.type : isHttp ? 'http' : 'stdio';
-  const shown = redactSecrets(entry);
+  const shown = shownEntry(entry);
   const target = isHttp
-    ? redactUrl(shown.url as string)
-    : [shown.command, ...((shown.args as unknown[]) ?? [])].map(String).join(' ');
+    ? String(shown.url)
+    : describeCommandLine(String(shown.command), ((shown.args as unknown[]) ?? []).map(String));
   return { name, type, enabled: entry.enabled !== false, target };
+}
+
+/**
+ * An entry as shown: literal secrets masked, and a URL without `${env:…}` references redacted
+ * like every URL twofold prints (a reference names a variable, so it may stay visible).
+ */
+function shownEntry(entry: unknown): Raw {
+  const shown = redactSecrets(entry) as Raw;
+  const { url } = shown;
+  if (typeof url !== 'string' || url.includes('${env:')) return shown;
+  return { ...shown, url: redactUrl(url) };
 }
 
 function serversOf(raw: Raw): Record<string, unknown> {

@@ -1,5 +1,6 @@
 /** `twofold prompts list | get <name> [key=value …]`. */
 import type { Prompt } from '@twofold/protocol/experimental';
+import { declared } from '../cli/capabilities';
 import { withConnection } from '../cli/connect';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
@@ -13,7 +14,9 @@ export async function run(context: CommandContext): Promise<ExitCode> {
 async function list(context: CommandContext): Promise<ExitCode> {
   return withConnection(context, async ({ client }) => {
     const prompts: Prompt[] = [];
-    for await (const prompt of client.iteratePrompts()) prompts.push(prompt);
+    await declared(client, 'prompts', async () => {
+      for await (const prompt of client.iteratePrompts()) prompts.push(prompt);
+    });
     if (context.json) {
       context.print(json({ prompts }));
       return EXIT.ok;
@@ -41,7 +44,9 @@ async function get(context: CommandContext): Promise<ExitCode> {
     args[word.slice(0, at)] = word.slice(at + 1);
   }
   return withConnection(context, async ({ client, timeoutMs }) => {
-    const result = await client.getPrompt(name, args, { timeoutMs, signal: context.io.interrupt });
+    const result = await declared(client, 'prompts', () =>
+      client.getPrompt(name, args, { timeoutMs, signal: context.io.interrupt }),
+    );
     if (context.json) {
       context.print(json(result));
       return EXIT.ok;

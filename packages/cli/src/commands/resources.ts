@@ -1,5 +1,6 @@
 /** `twofold resources list | templates | read <uri>`. */
 import type { Resource, ResourceTemplate } from '@twofold/protocol/experimental';
+import { declared } from '../cli/capabilities';
 import { withConnection } from '../cli/connect';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
@@ -13,7 +14,14 @@ export async function run(context: CommandContext): Promise<ExitCode> {
     const columns = context.io.stdout.isTTY ? context.io.stdout.columns : undefined;
     if (verb === 'templates') {
       const templates: ResourceTemplate[] = [];
-      for await (const template of client.iterateResourceTemplates()) templates.push(template);
+      await declared(
+        client,
+        'resources',
+        async () => {
+          for await (const template of client.iterateResourceTemplates()) templates.push(template);
+        },
+        'resources (so no resource templates)',
+      );
       if (context.json) context.print(json({ resourceTemplates: templates }));
       else {
         const rows = templates.map((t) => [
@@ -28,7 +36,9 @@ export async function run(context: CommandContext): Promise<ExitCode> {
       return EXIT.ok;
     }
     const resources: Resource[] = [];
-    for await (const resource of client.iterateResources()) resources.push(resource);
+    await declared(client, 'resources', async () => {
+      for await (const resource of client.iterateResources()) resources.push(resource);
+    });
     if (context.json) context.print(json({ resources }));
     else {
       const rows = resources.map((r) => [
@@ -49,7 +59,9 @@ async function read(context: CommandContext): Promise<ExitCode> {
   const [uri] = context.words;
   if (uri === undefined) throw usageError('"twofold resources read" needs the resource URI');
   return withConnection(context, async ({ client, timeoutMs }) => {
-    const result = await client.readResource(uri, { timeoutMs, signal: context.io.interrupt });
+    const result = await declared(client, 'resources', () =>
+      client.readResource(uri, { timeoutMs, signal: context.io.interrupt }),
+    );
     if (context.json) {
       context.print(json(result));
       return EXIT.ok;

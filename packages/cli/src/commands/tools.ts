@@ -1,6 +1,7 @@
 /** `twofold tools list` and `twofold tools call <name> [key=value …]`. */
 import type { Tool } from '@twofold/protocol/experimental';
 import { callArguments } from '../cli/arguments';
+import { declared } from '../cli/capabilities';
 import { type Connection, withConnection } from '../cli/connect';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
@@ -13,7 +14,9 @@ export async function run(context: CommandContext): Promise<ExitCode> {
 
 async function allTools(connection: Connection): Promise<Tool[]> {
   const tools: Tool[] = [];
-  for await (const tool of connection.client.iterateTools()) tools.push(tool);
+  await declared(connection.client, 'tools', async () => {
+    for await (const tool of connection.client.iterateTools()) tools.push(tool);
+  });
   return tools;
 }
 

@@ -7,11 +7,11 @@
 import { type ClientWarning, McpClient, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
 import { type Implementation, LATEST_VERSION } from '@twofold/protocol/experimental';
+import { describeTarget } from '../cli/redact';
 import { CHECKS, type CheckDefinition } from './checks/index';
 import { createContext, type DoctorContext, openRawChannel, type ProbeRecord } from './context';
 import { summarizeChecks } from './format';
 import { modernRequest } from './raw/channel';
-import { describeTarget } from './redact';
 import { type SpecRef, specUrl } from './spec-refs';
 import type { CheckResult, DoctorOptions, DoctorReport, DoctorTarget } from './types';
 import { messageOf, withTimeout } from './util';

@@ -12,7 +12,7 @@ import { browserCommand } from '../../src/auth/browser';
 import { withFileLock } from '../../src/auth/file-lock';
 import { FileTokenStore } from '../../src/auth/file-store';
 import { startLoopbackRedirect } from '../../src/auth/loopback';
-import { maskBody, maskedJsonValue, maskHeader, maskUrl } from '../../src/cli/mask';
+import { maskBody, maskedJsonValue, maskHeader, redactUrl } from '../../src/cli/redact';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -185,8 +185,8 @@ describe('the browser command', () => {
 
 describe('what traces mask', () => {
   it('hides OAuth credentials in URLs, forms, JSON and headers', () => {
-    expect(maskUrl('http://127.0.0.1:1/callback?code=abc&state=xyz&iss=http%3A%2F%2Fas')).toBe(
-      'http://127.0.0.1:1/callback?code=***&state=xyz&iss=http://as',
+    expect(redactUrl('http://127.0.0.1:1/callback?code=abc&state=xyz&iss=http%3A%2F%2Fas')).toBe(
+      'http://127.0.0.1:1/callback?code=***&state=***&iss=***',
     );
     expect(
       maskBody(

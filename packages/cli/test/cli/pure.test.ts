@@ -78,6 +78,25 @@ describe('exit codes', () => {
     ['a tool error is not an exception', new CliError(EXIT.toolError, 'x'), 1],
     ['a timeout', new LocalError(LocalErrorCode.RequestTimeout, 't'), 75],
     ['unauthorized', new LocalError(LocalErrorCode.Unauthorized, 'u'), 77],
+    [
+      'HTTP 401',
+      new LocalError(LocalErrorCode.Unauthorized, 'u', { details: { status: 401 } }),
+      77,
+    ],
+    [
+      'HTTP 403 asking for scope',
+      new LocalError(LocalErrorCode.Unauthorized, 'u', {
+        details: { status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="a"' },
+      }),
+      77,
+    ],
+    [
+      'HTTP 403 from a Host check (a refusal)',
+      new LocalError(LocalErrorCode.Unauthorized, 'u', {
+        details: { status: 403, bodySnippet: 'Access is only allowed at localhost:3111' },
+      }),
+      69,
+    ],
     ['a process that exited', new LocalError(LocalErrorCode.ProcessExited, 'p'), 69],
     ['HTTP 503', new LocalError(LocalErrorCode.HttpError, 'h', { details: { status: 503 } }), 69],
     ['HTTP 400', new LocalError(LocalErrorCode.HttpError, 'h', { details: { status: 400 } }), 76],

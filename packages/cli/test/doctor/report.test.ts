@@ -1,8 +1,8 @@
 /** The pure parts of the doctor: summary, exit code, human format, JSON shape, redaction. */
 import { describe, expect, it } from 'vitest';
+import { describeTarget, redactArgs, redactUrl } from '../../src/cli/redact';
 import { Findings } from '../../src/doctor/checks/define';
 import { doctorExitCode, formatDoctorReport, summarizeChecks } from '../../src/doctor/format';
-import { describeTarget, redactArgs, redactUrl } from '../../src/doctor/redact';
 import { listDoctorChecks } from '../../src/doctor/run';
 import { specUrl } from '../../src/doctor/spec-refs';
 import type { CheckResult, DoctorReport } from '../../src/doctor/types';
@@ -122,7 +122,7 @@ describe('target redaction', () => {
         url: 'https://user:pass@example.test/mcp?token=abc&x=1',
         headers: { Authorization: 'Bearer secret-token' },
       }),
-    ).toBe('http: https://example.test/mcp?token=***&x=*** (headers: Authorization)');
+    ).toBe('http: https://***@example.test/mcp?token=***&x=*** (headers: Authorization)');
     const stdio = describeTarget({
       kind: 'stdio',
       command: 'node',
