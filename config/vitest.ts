@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 import { packageDefines, readPackageJson } from './package-json.ts';
 
@@ -21,6 +22,10 @@ export function definePackageTest(options: PackageTestOptions = {}): ViteUserCon
       // a small CI machine: the timeout only bounds a hang (nothing here asserts a duration).
       testTimeout: 30_000,
       hookTimeout: 30_000,
+      // The root `test` script runs two packages' suites at once (turbo --concurrency=2), so
+      // each gets half the cores: vitest's default of all cores but one, per suite, puts up to
+      // twice as many process-starting workers as cores side by side (the same on two cores).
+      maxWorkers: Math.max(1, Math.floor(availableParallelism() / 2)),
       passWithNoTests: options.passWithNoTests ?? false,
     },
   });
