@@ -165,7 +165,11 @@ describe('everything-server protected mode', () => {
     expectNoLeftovers(await leftovers([pid]), 'everything-server');
   });
 
-  it('documents the flags in --help and refuses protected mode without --http', () => {
+  // Two starts of the server from source (tsx) one after the other: seconds each on a busy
+  // machine, so the bound is for that work; nothing here waits for time.
+  it('documents the flags in --help and refuses protected mode without --http', {
+    timeout: 60_000,
+  }, () => {
     const help = spawnSync(process.execPath, nodeArgs(['--help']), { cwd: APP, encoding: 'utf8' });
     expect(help.status).toBe(0);
     for (const flag of ['--auth-jwks', '--auth-issuer', '--auth-audience', '--auth-scope']) {

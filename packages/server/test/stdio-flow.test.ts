@@ -86,7 +86,11 @@ const call = (id: number, name: string, args: Record<string, unknown> = {}): Jso
 });
 
 describe('stdio server backpressure (a real child process)', () => {
-  it('stops reading stdin while its stdout is not read, keeping its backlog bounded', async () => {
+  // 6,000 calls through a child started from source (tsx): over ten seconds on a busy machine,
+  // so the bound is for that work (enough calls that an unheld backlog would pass BOUND).
+  it('stops reading stdin while its stdout is not read, keeping its backlog bounded', {
+    timeout: 60_000,
+  }, async () => {
     const MARK = 64 * 1024;
     // Answers to what one read can bring in (64 KiB of requests, ~4x their size as answers)
     // may still be queued after the mark; without backpressure all ~9 MB would be.
