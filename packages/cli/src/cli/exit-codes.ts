@@ -24,6 +24,8 @@ export const EXIT = {
   unavailable: 69,
   /** A bug in twofold. */
   internal: 70,
+  /** A file twofold writes (the `mcp.json`) could not be written: permissions, a full disk. */
+  cannotWrite: 73,
   /** A timeout. */
   timeout: 75,
   /** The server broke the protocol or answered with a protocol error. */

@@ -6,7 +6,7 @@ import {
   redactSecrets,
 } from '@twofold/registry-adapter/experimental';
 import { splitCommandLine } from '../cli/command-line';
-import { updateMcpConfigFile } from '@twofold/registry-adapter/node';
+import { editConfigFile } from '../cli/config-file';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { configPath } from '../cli/paths';
@@ -102,7 +102,7 @@ async function edit(
   change: (raw: Raw) => Raw,
   done: string,
 ): Promise<ExitCode> {
-  await updateMcpConfigFile(path, change);
+  await editConfigFile(path, change);
   if (context.json) context.print(json({ file: path, done }));
   else context.note(`${done} in ${path}`);
   return EXIT.ok;

@@ -67,13 +67,19 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: {
       args: { type: 'string', value: 'json', description: 'the arguments as one JSON object' },
       'args-file': { type: 'string', value: 'path', description: 'the arguments from a file' },
+      'max-total-timeout': {
+        type: 'string',
+        value: 'ms',
+        description:
+          'the longest the call may run in all, though progress keeps resetting --timeout (default 600000)',
+      },
     },
     examples: [
       `twofold tools call echo message=hello ${SERVER}`,
       `twofold tools call get-sum --args '{"a":1,"b":2}' ${SERVER}`,
     ],
     details:
-      'Progress notifications drive a progress bar on a terminal. Input requests are answered on a terminal, or from --answers. Exit code 1 when the tool returns an error result.',
+      'Progress notifications drive a progress bar on a terminal and reset --timeout; --max-total-timeout still ends the call (exit 75). Input requests are answered on a terminal, or from --answers. Exit code 1 when the tool returns an error result.',
     load: () => import('./tools'),
   },
   {

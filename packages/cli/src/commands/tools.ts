@@ -1,11 +1,12 @@
 /** `twofold tools list` and `twofold tools call <name> [key=value …]`. */
-import type { Tool } from '@twofold/protocol/experimental';
+import { LocalError, LocalErrorCode, type Tool } from '@twofold/protocol/experimental';
 import { callArguments } from '../cli/arguments';
 import { declared } from '../cli/capabilities';
 import { type Connection, withConnection } from '../cli/connect';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { firstLine, renderContent } from '../cli/render';
+import { optionalMilliseconds } from '../cli/timeout';
 import { type CommandContext, stringOption } from './context';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
@@ -64,12 +65,18 @@ async function call(context: CommandContext): Promise<ExitCode> {
       tool.inputSchema as Record<string, unknown>,
     );
     const showProgress = !context.json;
-    const result = await connection.client.callTool(name, args, {
-      timeoutMs: connection.timeoutMs,
-      resetTimeoutOnProgress: true,
-      signal: context.io.interrupt,
-      ...(showProgress ? { onProgress: (p) => connection.progress.update(p) } : {}),
-    });
+    const maxTotalTimeoutMs = optionalMilliseconds(context, 'max-total-timeout');
+    const result = await connection.client
+      .callTool(name, args, {
+        timeoutMs: connection.timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs }),
+        signal: context.io.interrupt,
+        ...(showProgress ? { onProgress: (p) => connection.progress.update(p) } : {}),
+      })
+      .catch((error: unknown) => {
+        throw totalTimeoutError(error) ?? error;
+      });
     connection.progress.clear();
     if (context.json) context.print(json(result));
     else {
@@ -81,4 +88,16 @@ async function call(context: CommandContext): Promise<ExitCode> {
     }
     return result.isError ? EXIT.toolError : EXIT.ok;
   });
+}
+
+/** A call that progress kept alive past its total cap: said with the option that sets it. */
+function totalTimeoutError(error: unknown): CliError | undefined {
+  if (!(error instanceof LocalError) || error.code !== LocalErrorCode.RequestTimeout) return;
+  const cap = error.details?.maxTotalTimeoutMs;
+  if (cap === undefined) return;
+  return new CliError(
+    EXIT.timeout,
+    `the tool call ran past its total time cap of ${cap} ms (--max-total-timeout), though its progress kept resetting --timeout; it was cancelled`,
+    { cause: error },
+  );
 }

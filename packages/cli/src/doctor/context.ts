@@ -31,6 +31,8 @@ export interface ProbeRecord {
 export interface DoctorContext {
   readonly target: DoctorTarget;
   readonly timeoutMs: number;
+  /** stdio: what a process that has not spoken yet may take on top of a step (its start-up). */
+  readonly startupMs: number;
   readonly probeTimeoutMs: number;
   readonly clientInfo: Implementation;
   /** The client of the normal exchange; absent when it could not connect. */
@@ -70,6 +72,7 @@ export type DiscoverOutcome =
 export interface ContextInit {
   target: DoctorTarget;
   timeoutMs: number;
+  startupMs: number;
   probeTimeoutMs: number;
   clientInfo: Implementation;
   client?: McpClient;
@@ -93,7 +96,7 @@ export function createContext(init: ContextInit): {
   let ended = false;
   const openChannel = async (channelEra: RawEra): Promise<RawChannel> => {
     if (ended) throw new Error('the doctor run has ended');
-    const channel = await openRawChannel(init.target, channelEra, init.timeoutMs);
+    const channel = await openRawChannel(init.target, channelEra, init);
     // A check cut off by its budget may still be starting a process when the run ends.
     if (ended) {
       await channel.close();
@@ -143,7 +146,7 @@ export function createContext(init: ContextInit): {
 export function openRawChannel(
   target: DoctorTarget,
   era: RawEra,
-  timeoutMs: number,
+  { timeoutMs, startupMs }: { timeoutMs: number; startupMs: number },
 ): Promise<RawChannel> {
   if (target.kind === 'http') {
     return Promise.resolve(
@@ -158,6 +161,7 @@ export function openRawChannel(
   return openStdioChannel({
     command: target.command,
     timeoutMs,
+    startupMs,
     ...(target.args ? { args: target.args } : {}),
     ...(target.env ? { env: target.env } : {}),
     ...(target.cwd ? { cwd: target.cwd } : {}),

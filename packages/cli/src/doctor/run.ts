@@ -6,18 +6,24 @@
  */
 import { type ClientWarning, McpClient, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
-import { type Implementation, LATEST_VERSION } from '@twofold/protocol/experimental';
+import {
+  type Implementation,
+  type JsonRpcRequest,
+  LATEST_VERSION,
+} from '@twofold/protocol/experimental';
 import { describeTarget } from '../cli/redact';
 import { CHECKS, type CheckDefinition } from './checks/index';
 import { createContext, type DoctorContext, openRawChannel, type ProbeRecord } from './context';
 import { summarizeChecks } from './format';
-import { modernRequest } from './raw/channel';
+import { modernRequest, type RawChannel, type RawExchange } from './raw/channel';
 import { type SpecRef, specUrl } from './spec-refs';
 import type { CheckResult, DoctorOptions, DoctorReport, DoctorTarget } from './types';
 import { messageOf, withTimeout } from './util';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
+/** A process that has not spoken yet gets this many steps' worth of time to start. */
+const STARTUP_STEPS = 3;
 const DEFAULT_MAX_DURATION_MS = 120_000;
 /** A check may take this many steps' worth of time before it is cut off. */
 const STEPS_PER_CHECK = 6;
@@ -35,19 +41,30 @@ export async function runDoctor(
 ): Promise<DoctorReport> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  // Only a process the doctor starts has a start-up; an HTTP endpoint is up or it is not.
+  const startupMs =
+    target.kind === 'stdio' ? (options.startupTimeoutMs ?? STARTUP_STEPS * timeoutMs) : 0;
   const deadline = Date.now() + (options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS);
   const clientInfo = options.clientInfo ?? { name: 'twofold-doctor', version: __TWOFOLD_VERSION__ };
   const clientWarnings: ClientWarning[] = [];
 
   // The normal exchange and the raw probe run side by side: a silent legacy server then costs
   // one probe timeout, not two.
+  const connecting = connectClient(target, {
+    clientInfo,
+    timeoutMs,
+    startupMs,
+    probeTimeoutMs,
+    clientWarnings,
+  });
   const [connected, probe] = await Promise.all([
-    connectClient(target, { clientInfo, timeoutMs, probeTimeoutMs, clientWarnings }),
-    sendProbe(target, clientInfo, timeoutMs, probeTimeoutMs),
+    connecting,
+    sendProbe(target, clientInfo, { timeoutMs, startupMs, probeTimeoutMs }, connecting),
   ]);
   const { context, closeAll } = createContext({
     target,
     timeoutMs,
+    startupMs,
     probeTimeoutMs,
     clientInfo,
     clientWarnings,
@@ -66,7 +83,7 @@ export async function runDoctor(
           : await runCheck(
               definition,
               context,
-              Math.min(timeoutMs * STEPS_PER_CHECK, deadline - Date.now()),
+              Math.min(timeoutMs * STEPS_PER_CHECK + startupMs, deadline - Date.now()),
             );
       checks.push(result);
       try {
@@ -82,22 +99,27 @@ export async function runDoctor(
   }
 }
 
+type Connected = { client: McpClient } | { connectError: string };
+
 async function connectClient(
   target: DoctorTarget,
   options: {
     clientInfo: Implementation;
     timeoutMs: number;
+    startupMs: number;
     probeTimeoutMs: number;
     clientWarnings: ClientWarning[];
   },
-): Promise<{ client: McpClient } | { connectError: string }> {
+): Promise<Connected> {
   try {
     const client = await McpClient.connect(clientTarget(target), {
       clientInfo: options.clientInfo,
       era: 'auto',
       probeTimeoutMs: options.probeTimeoutMs,
-      connectTimeoutMs: options.timeoutMs + 2 * options.probeTimeoutMs,
-      requestTimeoutMs: options.timeoutMs,
+      connectTimeoutMs: options.startupMs + options.timeoutMs + 2 * options.probeTimeoutMs,
+      // The handshake meets a process that may still be starting; the one call a check makes
+      // through the client passes the step's own timeout.
+      requestTimeoutMs: options.startupMs + options.timeoutMs,
       // The doctor wants every answer fresh from the server.
       cache: false,
       onWarning: (warning) => options.clientWarnings.push(warning),
@@ -125,20 +147,45 @@ function clientTarget(target: DoctorTarget): ServerTarget {
 async function sendProbe(
   target: DoctorTarget,
   clientInfo: Implementation,
-  timeoutMs: number,
-  probeTimeoutMs: number,
+  bounds: { timeoutMs: number; startupMs: number; probeTimeoutMs: number },
+  connecting: Promise<Connected>,
 ): Promise<ProbeRecord> {
   const version = LATEST_VERSION;
   try {
-    const channel = await openRawChannel(target, 'modern', timeoutMs);
+    const channel = await openRawChannel(target, 'modern', bounds);
     const message = modernRequest('server/discover', {}, version, clientInfo);
-    // On stdio silence is an answer (legacy), so the probe timeout applies; HTTP always answers.
-    const wait = target.kind === 'stdio' ? probeTimeoutMs : timeoutMs;
-    const exchange = await channel.send(message, { timeoutMs: wait });
+    const exchange =
+      target.kind === 'http'
+        ? await channel.send(message, { timeoutMs: bounds.timeoutMs })
+        : await probeOnStdio(channel, message, bounds.probeTimeoutMs, connecting);
     return { version, exchange, channel };
   } catch (error) {
-    return { version, exchange: { others: [] }, failure: messageOf(error) };
+    return { version, exchange: { others: [], failure: messageOf(error) } };
   }
+}
+
+/**
+ * On stdio silence is an answer (legacy), but a process that is still starting is not silent.
+ * The probe listens for `probeTimeoutMs` and, past that, until the doctor's client has connected
+ * to its own process of the same server, started at the same moment: once that one has answered,
+ * start-up is over. A client that found a modern server leaves the probe its start-up allowance
+ * (such a server must answer); any other outcome ends the wait.
+ */
+async function probeOnStdio(
+  channel: RawChannel,
+  message: JsonRpcRequest,
+  probeTimeoutMs: number,
+  connecting: Promise<Connected>,
+): Promise<RawExchange> {
+  const sentAt = Date.now();
+  const answered = channel.send(message, { timeoutMs: probeTimeoutMs });
+  const silent = connecting.then(async (connected): Promise<RawExchange> => {
+    if ('client' in connected && connected.client.era === 'modern') return answered;
+    const left = sentAt + probeTimeoutMs - Date.now();
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left).unref());
+    return { others: [], failure: `no answer within ${Date.now() - sentAt} ms` };
+  });
+  return Promise.race([answered, silent]);
 }
 
 async function runCheck(

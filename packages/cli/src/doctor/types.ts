@@ -67,6 +67,12 @@ export interface DoctorOptions {
    * (DIGEST §2.1). Default 3000, as `McpClient`'s.
    */
   probeTimeoutMs?: number;
+  /**
+   * stdio: how long a server process the doctor starts may take to start, on top of the first
+   * step on it. Each step is timed from when the process could answer, so a slow start-up is not
+   * reported as a server that breaks a MUST. Default three steps (`3 × timeoutMs`, 30000).
+   */
+  startupTimeoutMs?: number;
   /** Upper bound of the whole run, in milliseconds; checks left then are skipped. Default 120000. */
   maxDurationMs?: number;
   /** Called as each check finishes, in run order (for live output). Errors it throws are ignored. */

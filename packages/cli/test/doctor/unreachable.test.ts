@@ -52,8 +52,11 @@ describe('servers that cannot be checked', () => {
       probeTimeoutMs: 200,
     });
     expectUnreachable(report, /could not connect: REQUEST_TIMEOUT/);
-    // The probe met silence, which on stdio means "legacy": the handshake then timed out.
-    expect(checkOf(report, 'era-detection').details[1]).toContain('no answer within 200 ms');
+    // The probe met silence, which on stdio means "legacy": the handshake then timed out. The
+    // process never spoke, so the probe also waited out its start-up allowance (3 steps).
+    expect(checkOf(report, 'era-detection').details[1]).toContain(
+      'no answer within 3200 ms of a process that had not spoken yet',
+    );
   });
 });
 

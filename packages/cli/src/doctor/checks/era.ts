@@ -127,7 +127,7 @@ function judgeProbe(
       );
     } else if (!response && context.target.kind === 'stdio') {
       findings.note(
-        `the server stayed silent for ${context.probeTimeoutMs} ms, which the spec allows of legacy servers (every dual-era client then waits out its probe timeout)`,
+        `the server stayed silent for at least ${context.probeTimeoutMs} ms (and until the doctor's client had connected), which the spec allows of legacy servers (every dual-era client then waits out its probe timeout)`,
       );
     }
   }

@@ -29,6 +29,11 @@ export interface StdioChannelOptions {
   cwd?: string;
   /** Bounds the process start. */
   timeoutMs: number;
+  /**
+   * How much longer than its step's timeout a request may wait while the process has not said
+   * anything yet: the process is still starting, and start-up is not the step's time.
+   */
+  startupMs: number;
 }
 
 const MAX_NOISE = 20;
@@ -52,6 +57,7 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
   const inbound: JsonRpcMessage[] = [];
   const waiters = new Set<Waiter>();
   let ended: string | undefined;
+  let spoke = false;
 
   const settle = (waiter: Waiter, response?: JsonRpcResponse) => {
     waiters.delete(waiter);
@@ -62,6 +68,7 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
   };
 
   transport.onmessage = (message) => {
+    spoke = true;
     inbound.push(message);
     if ('method' in message && 'id' in message && message.id !== undefined) {
       // A legacy server asking something (ping, roots): answer, so it is not left waiting.
@@ -121,6 +128,8 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
         await transport.send(message).catch(() => undefined);
         return { others: [] };
       }
+      const starting = !spoke;
+      const waitMs = sendOptions.timeoutMs + (starting ? options.startupMs : 0);
       return new Promise<RawExchange>((resolve) => {
         const waiter: Waiter = { id: message.id, from, resolve };
         const timer = setTimeout(() => {
@@ -128,9 +137,11 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
           waiters.delete(waiter);
           resolve({
             others: inbound.slice(from),
-            failure: `no answer within ${sendOptions.timeoutMs} ms`,
+            failure: starting
+              ? `no answer within ${waitMs} ms of a process that had not spoken yet (${options.startupMs} ms allowed for its start-up)`
+              : `no answer within ${waitMs} ms`,
           });
-        }, sendOptions.timeoutMs);
+        }, waitMs);
         waiter.resolve = (exchange) => {
           clearTimeout(timer);
           resolve(exchange);
