@@ -80,7 +80,7 @@ export async function authorizationFor(
     settings,
     provider: (options = {}) => new OAuthProvider(providerOptions(settings, store, options, fetch)),
     target: (authorizer) => ({
-      ...httpServer({ url: http.url, headers: http.headers, auth: authorizer }),
+      ...httpServer({ ...http, auth: authorizer }),
       key: resolved.target.key,
       name: resolved.target.name,
     }),

@@ -13,6 +13,7 @@ import { splitCommandLine } from './command-line';
 import { CliError, EXIT, usageError } from './exit-codes';
 import { configPath } from './paths';
 import { describeCommandLine, redactUrl, redactUrlsIn } from './redact';
+import { httpSilenceOf } from './timeout';
 
 /** A stdio server as started. */
 export interface StdioSpec {
@@ -26,6 +27,8 @@ export interface StdioSpec {
 export interface HttpSpec {
   url: string;
   headers: Record<string, string>;
+  /** The transport's `requestTimeoutMs`: how long a response may be silent (see `httpSilenceOf`). */
+  requestTimeoutMs: number;
 }
 
 /**
@@ -64,7 +67,11 @@ export async function resolveTarget(context: CommandContext): Promise<ResolvedTa
   if (server !== undefined) return fromConfig(context, server, era, protocolVersion);
   if (url !== undefined) {
     const typed = checkedUrl(url);
-    const spec = withUrlCredentials({ url: typed, headers: headerOptions(context) });
+    const spec = withUrlCredentials({
+      url: typed,
+      headers: headerOptions(context),
+      requestTimeoutMs: httpSilenceOf(context),
+    });
     return {
       target: { ...httpServer(spec), name: redactUrl(typed) },
       label: `http: ${redactUrl(typed)}`,
@@ -138,7 +145,11 @@ async function fromConfig(
       stdio: { command: resolved.command, args: resolved.args, env: resolved.env, cwd },
     };
   }
-  const spec = withUrlCredentials({ url: resolved.url, headers: resolved.headers });
+  const spec = withUrlCredentials({
+    url: resolved.url,
+    headers: resolved.headers,
+    requestTimeoutMs: httpSilenceOf(context),
+  });
   return {
     ...base,
     // Built from the spec, so a URL's userinfo travels as a header, as with --url.
@@ -206,6 +217,7 @@ function withUrlCredentials(spec: HttpSpec): HttpSpec {
   );
   const basic = `Basic ${Buffer.from(credentials).toString('base64')}`;
   return {
+    ...spec,
     url: url.href,
     headers: given ? spec.headers : { ...spec.headers, Authorization: basic },
   };

@@ -10,6 +10,18 @@ export function timeoutOf(context: CommandContext): number {
   return millisecondsOption(context, 'timeout', DEFAULT_TIMEOUT_MS);
 }
 
+/** The HTTP transport's own default wait for a response to start or a stream to speak. */
+const TRANSPORT_SILENCE_MS = 60_000;
+
+/**
+ * How long an HTTP response may take to start, or its stream stay silent: at least `--timeout`,
+ * which the transport's shorter default would otherwise cut short (a call given 120 s ended at
+ * 60 s when the server said nothing meanwhile).
+ */
+export function httpSilenceOf(context: CommandContext): number {
+  return Math.max(timeoutOf(context), TRANSPORT_SILENCE_MS);
+}
+
 /**
  * `--probe-timeout`, when given. The probe is part of connecting, which `--timeout` bounds: a
  * longer probe could never end before the connection gives up.

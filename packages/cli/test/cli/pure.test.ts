@@ -6,6 +6,8 @@ import { keyValues } from '../../src/cli/arguments';
 import { splitCommandLine } from '../../src/cli/command-line';
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/exit-codes';
 import { parseCommandLine } from '../../src/cli/parse';
+import { resolveTarget } from '../../src/cli/target';
+import type { CommandContext } from '../../src/commands/context';
 
 describe('splitCommandLine', () => {
   it.each([
@@ -152,5 +154,20 @@ describe('parseCommandLine', () => {
     await expect(
       parseCommandLine(['discover', '--listen', 'x', '--url', 'http://h']),
     ).rejects.toThrow('unknown option --listen for "twofold discover"');
+  });
+});
+
+describe('an HTTP target waits for a silent response as long as --timeout allows', () => {
+  async function silenceMs(argv: string[]): Promise<number | undefined> {
+    const line = await parseCommandLine(['discover', '--url', 'http://127.0.0.1:9/mcp', ...argv]);
+    if (line.kind !== 'run') throw new Error(`not a command: ${line.kind}`);
+    const resolved = await resolveTarget(line as unknown as CommandContext);
+    return resolved.http?.requestTimeoutMs;
+  }
+
+  it('a --timeout longer than the transport default lengthens it, a shorter one does not', async () => {
+    expect(await silenceMs(['--timeout', '120000'])).toBe(120_000);
+    expect(await silenceMs(['--timeout', '5000'])).toBe(60_000);
+    expect(await silenceMs([])).toBe(60_000);
   });
 });
