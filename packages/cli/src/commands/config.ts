@@ -117,6 +117,11 @@ async function readLeniently(context: CommandContext, path: string): Promise<Raw
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
+    // No file yet (a fresh HOME) is an empty configuration, not a broken one.
+    if ((error as { code?: unknown }).code === 'ENOENT') {
+      context.note(`no ${path} yet: "twofold config add" makes it`);
+      return { mcpServers: {} };
+    }
     throw new CliError(EXIT.config, `cannot read ${path}: ${(error as Error).message}`);
   }
   const raw = parseJsonObject(text, path);

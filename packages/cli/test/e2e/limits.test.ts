@@ -74,9 +74,14 @@ describe('twofold limits', { timeout: 120_000 }, () => {
     expect(run.stderr).toContain('--probe-timeout (900 ms) is longer than --timeout (500 ms)');
   });
 
-  it('config add on a fresh HOME makes ~/.config/twofold (0700) and the mcp.json', async () => {
+  it('config on a fresh HOME: list is empty, add makes ~/.config/twofold (0700) and the mcp.json', async () => {
     const home = freshCache();
     const env = { HOME: home };
+    // Before anything was added, there is nothing to list: an empty list, not an error.
+    const empty = await twofold(['config', 'list', '--json'], { env, cwd: home });
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(jsonOf(empty).servers).toEqual([]);
+    expect(empty.stderr).toContain('"twofold config add" makes it');
     const added = await twofold(['config', 'add', 'demo', '--json', '--', 'node', 'server.js'], {
       env,
       cwd: home,
