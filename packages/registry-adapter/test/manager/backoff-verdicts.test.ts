@@ -95,6 +95,7 @@ describe('verdicts', () => {
   it('keeps the discover result only when its ttlMs allows, until it goes stale', () => {
     const now = Date.parse('2026-12-01T00:00:00Z');
     const kept = storableVerdict({ ...verdict, discover: discover as never }, stdio, now);
+    if (kept === undefined) throw new Error('a verdict reached by an answer must be stored');
     expect(kept.expiresAt).toBe('2026-12-01T00:01:00.000Z');
     expect(kept.verdict.discover).toEqual(discover);
     const zero = storableVerdict(
