@@ -383,7 +383,10 @@ export class Supervisor {
 
   #keepVerdict(client: McpClient): void {
     const stored = storableVerdict(client.verdict, this.#entry, Date.now());
-    if (stored === undefined) return this.#dropVerdict('it was reached by a silent probe');
+    if (stored === undefined) {
+      this.#dropVerdict('it was reached by a silent probe');
+      return;
+    }
     if (sameStoredVerdict(this.host.storedVerdict(this.name), stored)) return;
     this.host.saveVerdict(this.name, stored);
     const { era, protocolVersion } = stored.verdict;
