@@ -10,7 +10,8 @@ export type ContractTestBody = (harness: ContractHarness) => Promise<void>;
 const ORDERED_MESSAGES = 200;
 const CONCURRENT_REQUESTS = 100;
 const RELATED_NOTIFICATIONS = 50;
-const LARGE_SIZES = [1024 * 1024, 8 * 1024 * 1024];
+const MIB = 1024 * 1024;
+const LARGE_SIZES = [MIB, 8 * MIB];
 
 const range = (count: number) => Array.from({ length: count }, (_, i) => i);
 
@@ -76,7 +77,8 @@ export const deliveryTests = {
   'round-trips large messages': async (h) => {
     for (const size of LARGE_SIZES) {
       const payload = largePayload(size);
-      const result = await h.roundTrip(CONTRACT_METHODS.echo, { payload });
+      // One wait bound per MiB: copying and parsing 8 MiB is eight times the work of one.
+      const result = await h.roundTrip(CONTRACT_METHODS.echo, { payload }, size / MIB);
       const echoed = (result.echo as { payload?: unknown } | undefined)?.payload;
       expectSameText(echoed, payload, `a ${size}-character payload`);
     }

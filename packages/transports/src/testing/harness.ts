@@ -168,19 +168,23 @@ export class ContractHarness {
     return this.client.send(createNotification(method, params));
   }
 
-  /** Sends a request and returns its result, failing on an error response or a timeout. */
+  /**
+   * Sends a request and returns its result, failing on an error response or a timeout; each
+   * of the two waits gets `bounds` single-wait bounds (more for a message of many MiB).
+   */
   async roundTrip(
     method: string,
     params: Record<string, unknown> = {},
+    bounds = 1,
   ): Promise<Record<string, unknown>> {
     const call = this.call(method, params);
-    await this.waitFor(call.sent, `send() of ${method}`);
-    return this.resultOf(call, method);
+    await this.waitFor(call.sent, `send() of ${method}`, bounds);
+    return this.resultOf(call, method, bounds);
   }
 
   /** The result of a call, failing on an error response or a timeout. */
-  async resultOf(call: Call, what: string): Promise<Record<string, unknown>> {
-    const response = await this.waitFor(call.response, `the response to ${what}`);
+  async resultOf(call: Call, what: string, bounds = 1): Promise<Record<string, unknown>> {
+    const response = await this.waitFor(call.response, `the response to ${what}`, bounds);
     if (!('result' in response)) {
       throw new Error(`${what} was answered with an error: ${JSON.stringify(response.error)}`);
     }
@@ -197,9 +201,9 @@ export class ContractHarness {
     this.#listeners.add(listener);
   }
 
-  /** Waits for `promise`, failing with a message naming `what` after `timeoutMs`. */
-  waitFor<T>(promise: Promise<T>, what: string): Promise<T> {
-    return withTimeout(promise, this.timeoutMs, what);
+  /** Waits for `promise`, failing with a message naming `what` after `bounds` × `timeoutMs`. */
+  waitFor<T>(promise: Promise<T>, what: string, bounds = 1): Promise<T> {
+    return withTimeout(promise, this.timeoutMs * bounds, what);
   }
 
   /**

@@ -12,6 +12,8 @@ import type {
 } from './types';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** A whole contract test may take this many single-wait bounds. */
+const TEST_TIMEOUT_BOUNDS = 30;
 
 const bodies: Record<TransportContractTest, ContractTestBody> = {
   'enforces the start() rules': startRules,
@@ -114,7 +116,9 @@ export function runTransportContract(options: TransportContractOptions): void {
       if (skipReason !== undefined) {
         it.skip(`${name} (skipped: ${skipReason})`, () => {});
       } else {
-        it(name, { timeout: timeoutMs * 3 }, () =>
+        // Every wait inside a test has its own bound (`timeoutMs`); this only stops a test whose
+        // many waits, each in time, add up on a busy machine (hundreds of sends, 8 MiB echoes).
+        it(name, { timeout: timeoutMs * TEST_TIMEOUT_BOUNDS }, () =>
           runContractTest(name, options.createPair, timeoutMs),
         );
       }
