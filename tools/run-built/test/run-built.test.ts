@@ -8,11 +8,19 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 // The same pnpm the README's commands use; the version pins what the banner looks like.
 const PNPM = ['-y', 'pnpm@10.34.9'];
 
+/**
+ * The environment of a person's shell: without the `npm_*` settings pnpm gives the script that
+ * runs this test (npx warns about each on stderr), and without npm's update notice.
+ */
+function shellEnvironment(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)),
+  );
+  return { ...env, NPM_CONFIG_UPDATE_NOTIFIER: 'false' };
+}
+
 function pnpm(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npx', [...PNPM, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NPM_CONFIG_UPDATE_NOTIFIER: 'false' },
-  });
+  const child = spawn('npx', [...PNPM, ...args], { cwd: ROOT, env: shellEnvironment() });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
