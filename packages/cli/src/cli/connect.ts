@@ -72,15 +72,8 @@ export async function connectCommand(
     ...(verdict === undefined ? {} : { verdict }),
     connectTimeoutMs: timeoutMs,
     requestTimeoutMs: timeoutMs,
-    // Over HTTP a probe that times out is a failure, not a sign of the legacy era (as silence
-    // is on stdio): unless --probe-timeout says otherwise it gets the whole --timeout, like any
-    // request, rather than a few seconds that a loaded machine or a token refresh inside the
-    // first request can use up. On stdio the library's default applies.
-    ...(probeTimeoutMs !== undefined
-      ? { probeTimeoutMs }
-      : resolved.http === undefined
-        ? {}
-        : { probeTimeoutMs: timeoutMs }),
+    // The stdio probe's wait alone; over HTTP the client bounds the probe by connecting's budget.
+    ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
     cache: cache ?? false,
     principal: digest(JSON.stringify([resolved.era, resolved.principal])),
     ...(input.handlers ? { handlers: input.handlers } : {}),

@@ -29,8 +29,9 @@ export interface ConnectConfig {
   /** A prior verdict: used (no probe) when its `serverKey` is the target's key. */
   verdict?: EraVerdict;
   /**
-   * How long the probe waits alone. On a stream, silence past it sends `initialize` beside the
-   * still listening probe (see `stream-probe.ts`); over HTTP, it is an error.
+   * How long the stream probe waits alone: silence past it sends `initialize` beside the still
+   * listening probe (see `stream-probe.ts`). Over HTTP the probe is bounded by the connect
+   * budget and the request timeout instead: a timeout there is an error, never a verdict.
    */
   probeTimeoutMs: number;
   /** How long the whole attempt may take (`0` or `Infinity`: no limit). */

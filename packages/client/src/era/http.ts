@@ -216,10 +216,9 @@ async function probe(
     const outcome = await connection.requestRaw(
       'server/discover',
       discoverParams(context, version),
-      {
-        timeoutMs: context.probeTimeoutMs,
-        signal: scope.signal,
-      },
+      // No probe timeout of its own: over HTTP a timeout proves no era, and an authorization
+      // (a login, perhaps in a browser) may run inside this request. The connect budget bounds it.
+      { signal: scope.signal },
     );
     const status = outcome.context?.httpStatus ?? 200;
     const body =

@@ -243,10 +243,6 @@ export class Supervisor {
         ...this.host.clientOptions,
         era: entry.era,
         connectTimeoutMs: budgetMs,
-        // Over HTTP a probe that times out is a failure, not a sign of the legacy era (as
-        // silence is on stdio): it gets the whole connect budget, which a busy machine or a
-        // login inside the first request would otherwise run out of.
-        ...(entry.type === 'stdio' ? {} : { probeTimeoutMs: budgetMs }),
         ...(entry.protocolVersion === undefined ? {} : { protocolVersion: entry.protocolVersion }),
         ...(verdict === undefined ? {} : { verdict }),
       },
