@@ -150,7 +150,11 @@ async function afterInitialize(
   try {
     return await Promise.race([
       probe.within(context.probeTimeoutMs),
-      barrier.then(() => probe.current),
+      // A macrotask after the ping's answer: the discover answer read before it has then
+      // finished its own (longer) promise chain into `probe.current`.
+      barrier
+        .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+        .then(() => probe.current),
     ]);
   } finally {
     // A ping still unanswered is given up without a word.
