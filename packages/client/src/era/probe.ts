@@ -5,6 +5,7 @@
  */
 import { LocalError, type ProbeObservation } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
+import type { RpcOutcome } from '../rpc/types';
 import { type ConnectContext, discoverParams } from './steps';
 
 /**
@@ -31,13 +32,14 @@ export class Probe {
       timeoutMs: 0,
       signal: this.#controller.signal,
       cancelOnWire: false,
+      // Recorded at delivery, so a response read after this one already sees it.
+      onAnswer: (answer) => {
+        this.#current = answerOutcome(answer);
+      },
     });
     this.outcome = request
       .then(
-        (answer): ProbeOutcome =>
-          answer.type === 'result'
-            ? { type: 'result', result: answer.result }
-            : { type: 'error', error: answer.error },
+        (answer) => this.#current ?? answerOutcome(answer),
         (error: unknown): ProbeOutcome => {
           if (this.#controller.signal.aborted) return { type: 'abandoned' };
           // The process exited, or the stream broke: a legacy server may refuse unknown input so.
@@ -46,12 +48,12 @@ export class Probe {
       )
       .then((outcome) => {
         scope.signal.removeEventListener('abort', giveUp);
-        this.#current = outcome;
+        this.#current ??= outcome;
         return outcome;
       });
   }
 
-  /** The outcome once it is known (read synchronously, to see two answers that came at once). */
+  /** The outcome once it is known; an answer is here from the moment it was read. */
   get current(): ProbeOutcome | undefined {
     return this.#current;
   }
@@ -74,6 +76,12 @@ export class Probe {
   abandon(): void {
     this.#controller.abort();
   }
+}
+
+function answerOutcome(answer: RpcOutcome): ProbeOutcome {
+  return answer.type === 'result'
+    ? { type: 'result', result: answer.result }
+    : { type: 'error', error: answer.error };
 }
 
 /** A promise's outcome as a value, so that one nobody awaits in the end never goes unhandled. */

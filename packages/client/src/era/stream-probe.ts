@@ -150,11 +150,8 @@ async function afterInitialize(
   try {
     return await Promise.race([
       probe.within(context.probeTimeoutMs),
-      // A macrotask after the ping's answer: the discover answer read before it has then
-      // finished its own (longer) promise chain into `probe.current`.
-      barrier
-        .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
-        .then(() => probe.current),
+      // A discover answer read before the ping's is in `probe.current` from its delivery on.
+      barrier.then(() => probe.current),
     ]);
   } finally {
     // A ping still unanswered is given up without a word.

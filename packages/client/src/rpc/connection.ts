@@ -136,7 +136,13 @@ export class RpcConnection {
         progressToken,
         onProgress,
         onTagged: options.onTagged,
-        resolve,
+        resolve: (outcome) => {
+          try {
+            options.onAnswer?.(outcome);
+          } finally {
+            resolve(outcome);
+          }
+        },
         reject,
         onAbandon: (abandoned, _reason, message) => {
           if (cancelOnWire) this.#cancel(abandoned, message);

@@ -48,6 +48,12 @@ export interface RpcRequestOptions {
   onTagged?: ((notification: JsonRpcNotification) => void) | undefined;
   /** Called once the id is assigned and the request is about to be sent. */
   onSent?: ((id: RequestId) => void) | undefined;
+  /**
+   * Called synchronously when the response is delivered, before the returned promise settles:
+   * what a caller records here is visible to any response read after it (era probes compare
+   * the order of answers).
+   */
+  onAnswer?: ((outcome: RpcOutcome) => void) | undefined;
 }
 
 /** A response as it arrived, for callers that judge errors themselves (era probes). */

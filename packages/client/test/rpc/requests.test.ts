@@ -138,6 +138,28 @@ describe('RpcConnection requests', () => {
     expect(errors.items).toHaveLength(1);
   });
 
+  it('onAnswer runs at delivery, before a response read after it settles anything', async () => {
+    const transport = new ManualTransport();
+    const connection = new RpcConnection(transport, {
+      requestTimeoutMs: 5000,
+      cancel: { notify: true, abortExchange: false },
+    });
+    await connection.start();
+    const seen: string[] = [];
+    const probe = connection.requestRaw('server/discover', undefined, {
+      onAnswer: (outcome) => seen.push(`answer ${outcome.type}`),
+    });
+    const later = connection.request('ping').then(() => [...seen]);
+    await flush();
+    // Both answers in one read, the probe's first: the ping's continuation already sees it.
+    transport.onmessage?.({ jsonrpc: '2.0', id: 0, result: { supportedVersions: [] } });
+    transport.onmessage?.({ jsonrpc: '2.0', id: 1, result: {} });
+    expect(seen).toEqual(['answer result']);
+    await expect(later).resolves.toEqual(['answer result']);
+    await expect(probe).resolves.toMatchObject({ type: 'result' });
+    await connection.close();
+  });
+
   it('rejects a request whose send() fails with that error', async () => {
     const failure = new LocalError(LocalErrorCode.HttpError, 'HTTP 500', {
       details: { status: 500 },
