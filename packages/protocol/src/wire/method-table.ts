@@ -17,7 +17,8 @@ import {
 import { Cursor, LoggingLevel, MetaObject, ProgressToken, RequestId } from './primitives';
 import { createMessageFields, createMessageResultFields } from './sampling';
 import * as shapes from './shapes';
-import { TaskMetadata, taskNotifications, taskRequests } from './tasks';
+import { taskNotifications, taskRequests } from './task-methods';
+import { TaskMetadata } from './tasks';
 
 const _paginated = { cursor: Cursor.optional() };
 const _nextCursor = { nextCursor: Cursor.optional() };
