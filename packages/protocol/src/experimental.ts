@@ -123,6 +123,5 @@ export {
 export {
   type CollectHeaderParamsResult,
   collectHeaderParams,
-  extractHeaderParamValues,
   type McpHeaderParam,
 } from './x-mcp-header';

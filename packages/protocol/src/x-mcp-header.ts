@@ -1,11 +1,10 @@
 /**
  * The `x-mcp-header` annotation of tool input schemas (2026-07-28): finding and validating the
- * annotated parameters, and reading their values from call arguments.
+ * annotated parameters (their values are encoded by `encodeArgumentForHeader` in http-headers).
  *
  * @packageDocumentation
  */
 
-import { encodeArgumentForHeader, MCP_PARAM_HEADER_PREFIX } from './http-headers';
 import { isRecord } from './util';
 
 /**
@@ -227,23 +226,4 @@ export function collectHeaderParams(inputSchema: unknown): CollectHeaderParamsRe
   return walk.errors.length > 0
     ? { ok: false, errors: walk.errors }
     : { ok: true, params: walk.params };
-}
-
-/**
- * Maps each annotated parameter to its `Mcp-Param-<Name>` header and encoded value, read from a
- * `tools/call` `arguments` object. A value that is absent, `null`, of a runtime type other than the
- * declared one, or an integer outside ±(2^53−1) is left out.
- *
- * @experimental
- */
-export function extractHeaderParamValues(
-  params: readonly McpHeaderParam[],
-  args: unknown,
-): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const param of params) {
-    const value = encodeArgumentForHeader(param, args);
-    if (value !== undefined) headers[MCP_PARAM_HEADER_PREFIX + param.header] = value;
-  }
-  return headers;
 }

@@ -243,6 +243,11 @@ describe('buildRequestHeaders', () => {
     expect(encodeArgumentForHeader(COUNT, { opts: { count: 2 ** 53 } })).toBeUndefined();
   });
 
+  it('does not read inherited properties as arguments', () => {
+    const inherited: McpHeaderParam = { header: 'C', path: ['constructor'], type: 'string' };
+    expect(encodeArgumentForHeader(inherited, {})).toBeUndefined();
+  });
+
   it('adds no Mcp-Name or Mcp-Param headers to other methods', () => {
     const list = { method: 'tools/list', params: { name: 'x', arguments: { region: 'a' } } };
     expect(Object.keys(buildRequestHeaders(list, '2026-07-28', PARAMS))).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collectHeaderParams, extractHeaderParamValues } from '../src/x-mcp-header';
+import { collectHeaderParams } from '../src/x-mcp-header';
 
 function errorsOf(schema: unknown): string[] {
   const result = collectHeaderParams(schema);
@@ -234,40 +234,5 @@ describe('collectHeaderParams: hostile input', () => {
     expect(errorsOf({ type: 'object', properties: { p: node } })[0]).toMatch(
       /more than 100000 nodes/,
     );
-  });
-});
-
-describe('extractHeaderParamValues', () => {
-  const params = [
-    { header: 'Region', path: ['region'], type: 'string' },
-    { header: 'Count', path: ['opts', 'count'], type: 'integer' },
-    { header: 'Flag', path: ['flag'], type: 'boolean' },
-  ] as const;
-
-  it('encodes present values by their declared type', () => {
-    expect(
-      extractHeaderParamValues(params, { region: 'Hello, 世界', opts: { count: -7 }, flag: false }),
-    ).toEqual({
-      'Mcp-Param-Region': '=?base64?SGVsbG8sIOS4lueVjA==?=',
-      'Mcp-Param-Count': '-7',
-      'Mcp-Param-Flag': 'false',
-    });
-  });
-
-  it('omits absent, null and mistyped values', () => {
-    expect(extractHeaderParamValues(params, { region: null, opts: null, flag: 'true' })).toEqual(
-      {},
-    );
-    expect(extractHeaderParamValues(params, { region: 1, opts: { count: 1.5 }, flag: 0 })).toEqual(
-      {},
-    );
-    expect(extractHeaderParamValues(params, { opts: [7] })).toEqual({});
-    expect(extractHeaderParamValues(params, undefined)).toEqual({});
-    expect(extractHeaderParamValues(params, 'not an object')).toEqual({});
-  });
-
-  it('does not read inherited properties', () => {
-    const inherited = [{ header: 'C', path: ['constructor'], type: 'string' }] as const;
-    expect(extractHeaderParamValues(inherited, {})).toEqual({});
   });
 });
