@@ -8,9 +8,8 @@ import {
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
 import { ChangeQueue, changeFromNotification } from '../listen/change-queue';
-import type { SessionHooks } from '../session/types';
+import type { ModernSend, SessionHooks } from '../session/types';
 import type { ChangeStream, ListenFilter, ListenOptions } from '../types';
-import type { ModernSend } from './session';
 
 /** Unread changes a stream holds by default before it fails. */
 const DEFAULT_MAX_BUFFERED = 1000;

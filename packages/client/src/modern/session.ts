@@ -18,7 +18,7 @@ import {
   selectMutualVersion,
 } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
-import type { EraSession, SessionHooks, SessionRequestOptions } from '../session/types';
+import type { EraSession, ModernSend, SessionHooks, SessionRequestOptions } from '../session/types';
 import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
 import { isRecord } from '../util';
 import { openModernListen } from './listen';
@@ -32,13 +32,6 @@ export interface ModernSessionInit {
   verdict: EraVerdict;
   discover: DiscoverResult;
 }
-
-/** Sends a request with its `_meta` envelope, renegotiating the version once; unvalidated. */
-export type ModernSend = (
-  method: string,
-  params: Record<string, unknown> | undefined,
-  options: SessionRequestOptions,
-) => Promise<Record<string, unknown>>;
 
 /**
  * Builds the modern session on an open connection (era detection has already run

@@ -26,6 +26,16 @@ export interface SessionRequestOptions extends RpcRequestOptions {
   meta?: Record<string, unknown> | undefined;
 }
 
+/**
+ * Modern era: sends a request with its `_meta` envelope, renegotiating the version once;
+ * unvalidated.
+ */
+export type ModernSend = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: SessionRequestOptions,
+) => Promise<Record<string, unknown>>;
+
 /** What every session needs from the client. */
 export interface SessionHooks {
   clientInfo: Implementation;
