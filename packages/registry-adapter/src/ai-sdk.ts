@@ -19,4 +19,4 @@ export {
 } from './adapters/ai-sdk/to-ai-sdk';
 export { isToolInputRequiredError, ToolInputRequiredError } from './adapters/shared/errors';
 export type { AdapterInvokeOptions, ToolSource } from './adapters/shared/invoke';
-export type { SchemaLoss } from './schema/convert';
+export type { SchemaLoss } from './schema/reports';

@@ -91,11 +91,10 @@ export type {
   ToolProgress,
   ToolRegistry,
 } from './registry/types';
-export type { SchemaLoss } from './schema/convert';
 export {
   type NormalizedSchema,
   type NormalizeOptions,
   type NormalizeProfile,
   normalizeSchema,
-  type SchemaChange,
 } from './schema/normalize';
+export type { SchemaChange, SchemaLoss } from './schema/reports';

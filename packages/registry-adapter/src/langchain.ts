@@ -18,4 +18,4 @@ export {
 } from './adapters/langchain/to-langchain';
 export { isToolInputRequiredError, ToolInputRequiredError } from './adapters/shared/errors';
 export type { AdapterInvokeOptions, ToolSource } from './adapters/shared/invoke';
-export type { SchemaLoss } from './schema/convert';
+export type { SchemaLoss } from './schema/reports';

@@ -21,4 +21,4 @@ export {
 export { type RunOpenAiToolCallOptions, runOpenAiToolCall } from './adapters/openai/run';
 export { isToolInputRequiredError, ToolInputRequiredError } from './adapters/shared/errors';
 export type { AdapterInvokeOptions, ToolSource } from './adapters/shared/invoke';
-export type { SchemaChange } from './schema/normalize';
+export type { SchemaChange } from './schema/reports';

@@ -6,7 +6,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { CallToolResult, ToolAnnotations } from '@twofold/protocol/experimental';
 import type { HostTool, InputRequiredOutcome, InvokeContext, ToolOutcome } from '../registry/types';
-import { type ConvertedSchema, convertSchema, type SchemaLoss } from '../schema/convert';
+import { type ConvertedSchema, convertSchema } from '../schema/convert';
+import type { SchemaLoss } from '../schema/reports';
 import type { ConversionReport } from './report';
 import { annotationsFor, type ToolSemantics } from './semantics';
 

@@ -1,7 +1,7 @@
 /**
  * What exporting tools to MCP lost or left out, tool by tool.
  */
-import type { SchemaLoss } from '../schema/convert';
+import type { SchemaLoss } from '../schema/reports';
 
 /**
  * One tool's conversion: what its schemas cannot say (paths point into the tool definition,

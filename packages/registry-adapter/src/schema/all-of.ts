@@ -1,11 +1,8 @@
 /**
  * Folding `allOf` intersections for hosts that do not take them, shared by the profiles.
  */
-import type { SchemaChange } from './normalize';
 import { isRecord } from './pointer';
-
-/** Collects the changes of one normalisation. */
-export type Report = (change: SchemaChange) => void;
+import type { Report } from './reports';
 
 /** Keywords an object-only `allOf` branch may hold to be merged into its parent exactly. */
 const MERGEABLE = new Set([

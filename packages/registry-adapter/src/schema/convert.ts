@@ -8,19 +8,8 @@ import { compileSchema, zodSchemaOf } from '@twofold/server/experimental';
 import type { z } from 'zod';
 import type { JsonSchema } from '../registry/types';
 import { jsonCopy } from './pointer';
+import type { SchemaLoss } from './reports';
 import { zodToJsonSchema } from './zod-losses';
-
-/**
- * Something the original schema enforces or describes that its JSON Schema does not: a zod
- * refine, transform or pipe, or a type with no JSON form (dates, bigints, maps…).
- *
- * @experimental
- */
-export interface SchemaLoss {
-  /** JSON Pointer into the produced JSON Schema (`""` is the root). */
-  readonly path: string;
-  readonly what: string;
-}
 
 /**
  * Outcome of validating a value: on success `value` is what the tool gets (zod applies defaults

@@ -3,11 +3,11 @@
  * rewritten copy, and every rewrite is listed. Pure; the input is never mutated.
  */
 import type { JsonSchema } from '../registry/types';
-import type { Report } from './all-of';
 import { normalizeGemini } from './normalize-gemini';
 import { normalizeOpenAiStrict } from './normalize-openai';
 import { isRecord, jsonCopy, mapChildren, type SchemaNode } from './pointer';
 import { inlineRefs } from './refs';
+import type { Report, SchemaChange } from './reports';
 
 /**
  * The hosts a schema can be normalised for:
@@ -33,19 +33,6 @@ export interface NormalizeOptions {
   profile: NormalizeProfile;
   /** How often one recursive `$ref` is expanded on a path before it is cut. Default 3. */
   maxRefDepth?: number;
-}
-
-/**
- * One rewrite made by `normalizeSchema`.
- *
- * @experimental
- */
-export interface SchemaChange {
-  /** JSON Pointer of the changed schema in the normalised copy (`""` is the root). */
-  readonly path: string;
-  readonly keyword: string;
-  readonly action: 'removed' | 'inlined' | 'rewritten' | 'added';
-  readonly detail: string;
 }
 
 /**

@@ -3,8 +3,8 @@
  * become required and nullable, so a model "omits" one by sending `null`, which the tool's own
  * schema would reject.
  */
-import type { SchemaChange } from './normalize';
 import { isRecord } from './pointer';
+import type { SchemaChange } from './reports';
 
 function unescapeSegment(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -3,8 +3,8 @@
  * expanded to a bounded depth and then cut (the cut accepts any value), and the whole expansion
  * has a budget so a schema of many recursive references cannot explode.
  */
-import type { SchemaChange } from './normalize';
 import { isRecord, mapChildren, resolveLocalRef, type SchemaNode } from './pointer';
+import type { SchemaChange } from './reports';
 
 // Inlined references per schema at most; beyond it every further `$ref` is cut.
 const INLINE_BUDGET = 2000;

@@ -4,8 +4,8 @@
  * checks, transforms and pipes, which convert but describe less than zod enforces).
  */
 import { toJSONSchema, type z } from 'zod';
-import type { SchemaLoss } from './convert';
 import { escapePointer } from './pointer';
+import type { SchemaLoss } from './reports';
 
 type Io = 'input' | 'output';
 

@@ -3,8 +3,9 @@
  * with the list of changes; the input is never mutated.
  */
 import { describe, expect, it } from 'vitest';
-import { normalizeSchema, type SchemaChange } from '../../src/schema/normalize';
+import { normalizeSchema } from '../../src/schema/normalize';
 import { omitNullOptionals } from '../../src/schema/optional-nulls';
+import type { SchemaChange } from '../../src/schema/reports';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

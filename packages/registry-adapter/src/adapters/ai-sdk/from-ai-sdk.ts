@@ -7,7 +7,7 @@
 import type { CallToolResult, ContentBlock } from '@twofold/protocol/experimental';
 import { asSchema, type Tool } from 'ai';
 import type { HostTool, InvokeContext, JsonSchema } from '../../registry/types';
-import type { SchemaLoss } from '../../schema/convert';
+import type { SchemaLoss } from '../../schema/reports';
 import { isAbortOf } from '../shared/invoke';
 import { errorMessage, errorResult, valueToResult } from '../shared/results';
 import { foreignSchema } from '../shared/schemas';

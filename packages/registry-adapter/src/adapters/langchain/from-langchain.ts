@@ -8,7 +8,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import type { CallToolResult, ContentBlock } from '@twofold/protocol/experimental';
 import type { HostTool, InvokeContext, JsonSchema } from '../../registry/types';
-import type { SchemaLoss } from '../../schema/convert';
+import type { SchemaLoss } from '../../schema/reports';
 import { isAbortOf } from '../shared/invoke';
 import { errorMessage, errorResult, isCallToolResult, valueToResult } from '../shared/results';
 import { foreignSchema } from '../shared/schemas';

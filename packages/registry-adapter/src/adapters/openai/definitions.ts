@@ -6,7 +6,8 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { FunctionTool } from 'openai/resources/responses/responses';
 import type { HostTool, JsonSchema } from '../../registry/types';
-import { normalizeSchema, type SchemaChange } from '../../schema/normalize';
+import { normalizeSchema } from '../../schema/normalize';
+import type { SchemaChange } from '../../schema/reports';
 import { type ToolSource, toolsOf } from '../shared/invoke';
 
 /**

@@ -3,7 +3,8 @@
  * Schema a host tool carries, with what the conversion lost.
  */
 import type { JsonSchema } from '../../registry/types';
-import { convertSchema, type SchemaLoss } from '../../schema/convert';
+import { convertSchema } from '../../schema/convert';
+import type { SchemaLoss } from '../../schema/reports';
 
 /** A converted schema: JSON Schema, plus what did not survive (empty for plain JSON Schema). */
 export interface ForeignSchema {
