@@ -30,6 +30,10 @@ export {
   type ProtectedResourceMetadata,
   type TokenVerifier,
 } from './auth/types';
+export type { ModernIo } from './core/modern-io';
+export type { ListenOptions, McpServerOptions, RequestStateOptions } from './core/options';
+export type { ServedServer } from './core/served-server';
+export type { ChangeBus, ClaimResult, ReplayGuard } from './core/shared-state';
 export type { LegacyEngineOptions } from './legacy/engine';
 export type { OutboundRequestOptions } from './legacy/outbound-requests';
 export {
@@ -37,22 +41,15 @@ export {
   type LegacySessionOptions,
   startLegacySession,
 } from './legacy/start-session';
-export { type ChangeBus, InMemoryChangeBus } from './listen/change-bus';
-export type { ListenOptions } from './listen/hub';
-export { handleModernRequest, type ModernIo } from './modern/dispatch';
+export { InMemoryChangeBus } from './listen/change-bus';
+export { handleModernRequest } from './modern/dispatch';
 export { InputResponseError } from './mrtr/input-responses';
-export type { ClaimResult, ReplayGuard } from './mrtr/replay-guard';
 export {
   type OpenedState,
   type RefusedStateReason,
   type RequestBinding,
   RequestStateCodec,
-  type RequestStateOptions,
 } from './mrtr/request-state';
-export {
-  RegistryOperations,
-  type RegistryOperationsOptions,
-} from './operations/registry-operations';
 export {
   type Change,
   type Listed,
@@ -60,7 +57,10 @@ export {
   type Operations,
   type ScopeTarget,
 } from './operations/types';
-export type { McpServerOptions } from './options';
+export {
+  RegistryOperations,
+  type RegistryOperationsOptions,
+} from './registry/registry-operations';
 export { compileSchema, compileToolInputSchema } from './schema/compile';
 export { zodSchemaOf } from './schema/standard-schema';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
@@ -70,5 +70,4 @@ export {
   type ServeTransportOptions,
   serveTransport,
 } from './serve/serve-transport';
-export type { ServedServer } from './serve/served-server';
 export { McpServer } from './server';

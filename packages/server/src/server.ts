@@ -21,13 +21,13 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './api';
+import type { McpServerOptions } from './core/options';
 import { requestStateCodecOf } from './mrtr/modern-state';
-import { RegistryOperations } from './operations/registry-operations';
 import type { Operations } from './operations/types';
-import type { McpServerOptions } from './options';
 import { checkCache, checkIcons, checkText, checkUri } from './registry/checks';
 import { createPromptEntry } from './registry/prompts';
 import { Registry } from './registry/registry';
+import { RegistryOperations } from './registry/registry-operations';
 import { createResourceEntry, createTemplateEntry } from './registry/resources';
 import { createToolEntry } from './registry/tools';
 import { pickDefined } from './registry/wire-fields';

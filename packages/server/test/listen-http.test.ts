@@ -1,8 +1,8 @@
 import { buildRequestHeaders } from '@twofold/protocol/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { McpServerOptions } from '../src/core/options';
 import { InMemoryChangeBus } from '../src/listen/change-bus';
-import type { McpServerOptions } from '../src/options';
 import { createServerHttpHandler } from '../src/serve/http-handler';
 import { McpServer } from '../src/server';
 import { eventually, MODERN, modernParams } from './support/peer';

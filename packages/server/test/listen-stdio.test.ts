@@ -1,10 +1,10 @@
 import type { JsonRpcNotification, JsonRpcResponse } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { describe, expect, it } from 'vitest';
+import type { McpServerOptions } from '../src/core/options';
+import type { ServedServer } from '../src/core/served-server';
 import { InMemoryChangeBus } from '../src/listen/change-bus';
-import type { McpServerOptions } from '../src/options';
 import { serveTransport } from '../src/serve/serve-transport';
-import type { ServedServer } from '../src/serve/served-server';
 import { McpServer } from '../src/server';
 import { eventually, modernParams, TestPeer } from './support/peer';
 import { cleanups, useCleanups } from './support/responses';

@@ -4,8 +4,8 @@ import {
   MissingRequiredClientCapabilityError,
 } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
+import type { ServedServer } from '../src/core/served-server';
 import { handleModernRequest } from '../src/modern/dispatch';
-import type { ServedServer } from '../src/serve/served-server';
 import { MODERN, modernParams } from './support/peer';
 import { errorOf, resultOf } from './support/responses';
 import { schemaErrors, specAvailable } from './support/spec-schema';

@@ -5,8 +5,8 @@
  */
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { describe, expect, it } from 'vitest';
+import type { ServedServer } from '../src/core/served-server';
 import { serveTransport } from '../src/serve/serve-transport';
-import type { ServedServer } from '../src/serve/served-server';
 import { McpServer } from '../src/server';
 import { eventually, modernParams, TestPeer } from './support/peer';
 import { cleanups, resultOf, useCleanups } from './support/responses';

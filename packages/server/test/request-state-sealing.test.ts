@@ -7,9 +7,10 @@
 import { createRequest, type JsonRpcResponse } from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InputRequired } from '../src/api';
+import type { RequestStateOptions } from '../src/core/options';
+import type { ReplayGuard } from '../src/core/shared-state';
 import { handleModernRequest } from '../src/modern/dispatch';
-import type { ReplayGuard } from '../src/mrtr/replay-guard';
-import { RequestStateCodec, type RequestStateOptions } from '../src/mrtr/request-state';
+import { RequestStateCodec } from '../src/mrtr/request-state';
 import { fromBase64Url, toBase64Url } from '../src/mrtr/sealing';
 import { McpServer } from '../src/server';
 import { modernParams } from './support/peer';

@@ -6,8 +6,8 @@
  */
 import type { JsonRpcMessage, JsonRpcRequest } from '@twofold/protocol/experimental';
 import type { HttpAccessControl, HttpGrant } from '@twofold/transports/experimental';
+import type { Operations } from '../operations/types';
 import { checkScopes } from '../registry/checks';
-import type { ServedServer } from '../serve/served-server';
 import { type Challenge, challengeResponse } from './challenge';
 import { type ResolvedMetadata, resolveMetadata, serveMetadata } from './metadata';
 import { scopesNeeded } from './scopes';
@@ -37,9 +37,12 @@ function credentialOf(request: Request): Credential {
 
 const exactly = (granted: readonly string[], required: string) => granted.includes(required);
 
-/** Checks the `auth` option (throwing a `TypeError`) and builds the access control. */
+/**
+ * Checks the `auth` option (throwing a `TypeError`) and builds the access control of `server`
+ * (a served server: only its operations matter here, read at each request).
+ */
 export function createResourceServer(
-  server: ServedServer,
+  server: { readonly operations: Operations },
   options: HttpAuthOptions,
 ): ResourceServer {
   if (typeof options?.verifyToken !== 'function') {

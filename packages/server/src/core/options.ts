@@ -1,10 +1,10 @@
 /**
- * Options of `McpServer`, shared by the registry and the dispatchers.
+ * Options of `McpServer`, shared by the registry and the dispatchers. They sit on the floor
+ * below the eras because `ServedServer.options` carries them to every era.
  */
 import type { Icon, LegacyVersion, ModernVersion } from '@twofold/protocol/experimental';
-import type { CachePolicy } from './api';
-import type { ListenOptions } from './listen/hub';
-import type { RequestStateOptions } from './mrtr/request-state';
+import type { CachePolicy } from '../api';
+import type { ChangeBus, ReplayGuard } from './shared-state';
 
 /**
  * @experimental
@@ -35,4 +35,47 @@ export interface McpServerOptions {
   requestState?: RequestStateOptions;
   /** `subscriptions/listen`: the cap on open subscriptions and the change bus. */
   listen?: ListenOptions;
+}
+
+/**
+ * @experimental
+ */
+export interface RequestStateOptions {
+  /**
+   * Key material (raw bytes or a string; use at least 32 random bytes), from which the
+   * encryption keys are derived. Default: 32 random bytes per server, made on first use. Give
+   * every replica of one endpoint the same key.
+   */
+  key?: Uint8Array | string;
+  /** How long a state stays valid. Default 10 minutes. */
+  ttlMs?: number;
+  /** Remembers used states until they expire. Default: in memory, per server. */
+  replayGuard?: ReplayGuard;
+  /**
+   * Used states the default in-memory guard remembers at once (about 0.1 KiB each). When it
+   * is full, a retry is refused (-32603, `data.reason: "replay-guard-full"`) without consuming
+   * its state, until expiries make room. Default 100,000. Ignored with `replayGuard`.
+   */
+  maxUsedStates?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/**
+ * Limits and the change feed of `subscriptions/listen`.
+ *
+ * @experimental
+ */
+export interface ListenOptions {
+  /**
+   * Subscriptions open at once on this server, over every connection; a listen beyond it is
+   * refused with -32603 (`data.maxSubscriptions`). Default 1,000.
+   */
+  maxSubscriptions?: number;
+  /**
+   * Where changes travel. Default: an in-memory bus of this process. With a bus of your own,
+   * the server publishes every change of its registry from the moment it is served (other
+   * processes may be listening), and its subscriptions hear changes published by others.
+   */
+  bus?: ChangeBus;
 }

@@ -10,7 +10,7 @@ import type {
 } from '@twofold/protocol/experimental';
 import type { CachePolicy } from '../api';
 import type { Operations } from '../operations/types';
-import type { McpServerOptions } from '../options';
+import type { McpServerOptions } from './options';
 
 /**
  * The parts of `McpServer` that serving it on a transport or over HTTP uses.

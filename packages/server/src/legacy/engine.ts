@@ -32,13 +32,13 @@ import {
 import type { HttpMessageContext } from '@twofold/transports/experimental';
 import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
+import { toWireError } from '../core/error-mapping';
+import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
+import { createReporter } from '../core/reporting';
+import { visibleHeaders } from '../core/request-headers';
+import { offeredVersionList, type ServedServer } from '../core/served-server';
 import { inputResponseReader } from '../mrtr/input-responses';
 import type { Change } from '../operations/types';
-import { toWireError } from '../serve/error-mapping';
-import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
-import { createReporter } from '../serve/reporting';
-import { visibleHeaders } from '../serve/request-headers';
-import { offeredVersionList, type ServedServer } from '../serve/served-server';
 import { type LegacyRetry, runWithInputRounds } from './input-rounds';
 import { type OutboundRequestOptions, OutboundRequests } from './outbound-requests';
 

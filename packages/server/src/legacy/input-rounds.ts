@@ -5,9 +5,9 @@
  * number of rounds.
  */
 import type { ClientCapabilities, InputRequest } from '@twofold/protocol/experimental';
+import type { OperationOutcome } from '../core/operation-call';
 import { type AskedInput, askedOf } from '../mrtr/input-responses';
 import { checkInputRound } from '../mrtr/rounds';
-import type { OperationOutcome } from '../serve/operation-call';
 
 /** What an attempt carries over from the previous round (nothing on the first). */
 export interface LegacyRetry {

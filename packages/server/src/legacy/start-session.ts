@@ -1,6 +1,6 @@
 /** Connects a legacy session engine to a transport of its own (an HTTP session, a stdio pipe). */
 import type { JsonRpcMessage, Transport } from '@twofold/protocol/experimental';
-import type { ServedServer } from '../serve/served-server';
+import type { ServedServer } from '../core/served-server';
 import { LegacyEngine, type LegacyEngineOptions } from './engine';
 import type { OutboundRequestOptions } from './outbound-requests';
 

@@ -3,27 +3,9 @@
  * subscriptions against the cap. Dispatch is stateless, so it finds the hub by server.
  */
 import { ErrorCode, ProtocolError } from '@twofold/protocol/experimental';
-import type { ServedServer } from '../serve/served-server';
-import { type ChangeBus, InMemoryChangeBus } from './change-bus';
-
-/**
- * Limits and the change feed of `subscriptions/listen`.
- *
- * @experimental
- */
-export interface ListenOptions {
-  /**
-   * Subscriptions open at once on this server, over every connection; a listen beyond it is
-   * refused with -32603 (`data.maxSubscriptions`). Default 1,000.
-   */
-  maxSubscriptions?: number;
-  /**
-   * Where changes travel. Default: an in-memory bus of this process. With a bus of your own,
-   * the server publishes every change of its registry from the moment it is served (other
-   * processes may be listening), and its subscriptions hear changes published by others.
-   */
-  bus?: ChangeBus;
-}
+import type { ServedServer } from '../core/served-server';
+import type { ChangeBus } from '../core/shared-state';
+import { InMemoryChangeBus } from './change-bus';
 
 const DEFAULT_MAX_SUBSCRIPTIONS = 1_000;
 

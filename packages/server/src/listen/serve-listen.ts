@@ -10,8 +10,8 @@ import {
   type SubscriptionFilter,
   withServerInfo,
 } from '@twofold/protocol/experimental';
-import type { ModernIo } from '../modern/dispatch';
-import type { ServedServer } from '../serve/served-server';
+import type { ModernIo } from '../core/modern-io';
+import type { ServedServer } from '../core/served-server';
 import { acknowledgement, honouredFilter, notificationFor } from './filter';
 import { listenHubOf } from './hub';
 import { Outbox } from './outbox';

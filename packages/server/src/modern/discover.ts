@@ -1,6 +1,6 @@
 /** `server/discover`: versions, capabilities, instructions and identity, with cache hints. */
 import type { ServerCapabilities } from '@twofold/protocol/experimental';
-import { offeredVersionList, type ServedServer, serverCachePolicy } from '../serve/served-server';
+import { offeredVersionList, type ServedServer, serverCachePolicy } from '../core/served-server';
 import { completeModernResult } from './results';
 
 /**

@@ -10,7 +10,6 @@ import {
   ErrorCode,
   findMethod,
   getWire,
-  type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
   META_KEYS,
@@ -23,39 +22,16 @@ import {
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
-import type { AuthInfo } from '../auth/types';
+import { toWireError } from '../core/error-mapping';
+import type { ModernIo } from '../core/modern-io';
+import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
+import { createReporter } from '../core/reporting';
+import { offeredVersionList, type ServedServer } from '../core/served-server';
 import { serveListen } from '../listen/serve-listen';
 import { inputResponseReader } from '../mrtr/input-responses';
 import { openRetry, principalOf } from '../mrtr/modern-state';
-import { toWireError } from '../serve/error-mapping';
-import { callOperation, isAdvertised, isOperationMethod } from '../serve/operation-call';
-import { createReporter } from '../serve/reporting';
-import { offeredVersionList, type ServedServer } from '../serve/served-server';
 import { discoverResult } from './discover';
 import { completeModernResult, inputRequiredResult } from './results';
-
-/**
- * The channel a modern request is served over: HTTP (one exchange) and stdio both fit.
- *
- * @experimental
- */
-export interface ModernIo {
-  /** Aborted when the client cancels or goes away; becomes the handler's `signal`. */
-  readonly signal: AbortSignal;
-  /** Sends a notification about this request (progress, log) before its response. */
-  notify(notification: JsonRpcNotification): Promise<void>;
-  /** Receives unexpected failures, whose details never go on the wire. */
-  onerror?: ((error: Error) => void) | undefined;
-  /**
-   * Aborted when the server ends the channel on its own (shutting down): an open
-   * `subscriptions/listen` then ends gracefully, answered with its final result.
-   */
-  readonly shutdown?: AbortSignal | undefined;
-  /** What the request's credentials grant (`context.auth`). */
-  readonly auth?: AuthInfo | undefined;
-  /** The HTTP request's headers, credentials withheld (`context.headers`); none off HTTP. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-}
 
 /**
  * Serves one modern request statelessly and returns its one response (never throws).

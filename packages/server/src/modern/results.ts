@@ -1,10 +1,10 @@
 /** The modern shape of results: `resultType`, `serverInfo` in `_meta`, and cache hints. */
 import { type ClientCapabilities, withServerInfo } from '@twofold/protocol/experimental';
 import type { CachePolicy, InputRequired } from '../api';
+import type { ServedServer } from '../core/served-server';
 import { askedOf } from '../mrtr/input-responses';
 import { bindingOf, requestStateCodecOf } from '../mrtr/modern-state';
 import { checkInputRound } from '../mrtr/rounds';
-import type { ServedServer } from '../serve/served-server';
 
 /** A complete result: `resultType`, `serverInfo`, and the cache hints of cacheable methods. */
 export function completeModernResult(

@@ -6,7 +6,7 @@
  */
 import { ErrorCode, INPUT_REQUIRED_METHODS, ProtocolError } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
-import type { ServedServer } from '../serve/served-server';
+import type { ServedServer } from '../core/served-server';
 import type { AskedInput } from './input-responses';
 import { type RefusedStateReason, type RequestBinding, RequestStateCodec } from './request-state';
 

@@ -3,25 +3,7 @@
  * expires. The in-memory default is bounded; when it is full it refuses new claims rather than
  * forgetting old ones, since a forgotten state could be replayed until it expires.
  */
-
-/**
- * What a claim found: `true` claimed now, `false` already used, `'full'` the guard cannot
- * remember another state right now (the state is not consumed and may be retried).
- *
- * @experimental
- */
-export type ClaimResult = boolean | 'full';
-
-/**
- * Single-use enforcement of sealed states. Implement it on shared storage when several replicas
- * serve one endpoint.
- *
- * @experimental
- */
-export interface ReplayGuard {
-  /** Records `nonce` until `expiresAt` (on the codec's clock); see {@link ClaimResult}. */
-  claim(nonce: string, expiresAt: number): ClaimResult | Promise<ClaimResult>;
-}
+import type { ClaimResult, ReplayGuard } from '../core/shared-state';
 
 /** Used states the default guard remembers at once. */
 export const DEFAULT_MAX_USED_STATES = 100_000;

@@ -7,34 +7,12 @@
  * and claims the state's nonce once, so a tampered, expired, re-targeted or replayed state is
  * rejected. WebCrypto only, so it runs on every runtime; no key is made before first use.
  */
+import type { RequestStateOptions } from '../core/options';
+import type { ReplayGuard } from '../core/shared-state';
 import { canonicalJson } from './canonical-json';
 import type { AskedInput } from './input-responses';
-import { DEFAULT_MAX_USED_STATES, MemoryReplayGuard, type ReplayGuard } from './replay-guard';
+import { DEFAULT_MAX_USED_STATES, MemoryReplayGuard } from './replay-guard';
 import { Sealer, toBase64Url } from './sealing';
-
-/**
- * @experimental
- */
-export interface RequestStateOptions {
-  /**
-   * Key material (raw bytes or a string; use at least 32 random bytes), from which the
-   * encryption keys are derived. Default: 32 random bytes per server, made on first use. Give
-   * every replica of one endpoint the same key.
-   */
-  key?: Uint8Array | string;
-  /** How long a state stays valid. Default 10 minutes. */
-  ttlMs?: number;
-  /** Remembers used states until they expire. Default: in memory, per server. */
-  replayGuard?: ReplayGuard;
-  /**
-   * Used states the default in-memory guard remembers at once (about 0.1 KiB each). When it
-   * is full, a retry is refused (-32603, `data.reason: "replay-guard-full"`) without consuming
-   * its state, until expiries make room. Default 100,000. Ignored with `replayGuard`.
-   */
-  maxUsedStates?: number;
-  /** Clock, for tests. */
-  now?: () => number;
-}
 
 /**
  * What a request is bound to: its method and the params that identify it (without `_meta`,

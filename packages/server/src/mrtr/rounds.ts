@@ -9,7 +9,7 @@ import {
   MissingRequiredClientCapabilityError,
   ProtocolError,
 } from '@twofold/protocol/experimental';
-import { missingCapabilityFor } from '../serve/input-capabilities';
+import { missingCapabilityFor } from '../core/input-capabilities';
 
 /** Rounds of input one request may take; asking once more fails the request. */
 export const MAX_INPUT_ROUNDS = 8;

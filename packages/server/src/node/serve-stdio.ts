@@ -1,12 +1,12 @@
 /** Serving a server on this process's stdin/stdout (Node). */
 import type { Transport } from '@twofold/protocol/experimental';
 import { StdioServerTransport, type StdioServerTransportOptions } from '@twofold/transports/stdio';
+import type { ServedServer } from '../core/served-server';
 import {
   type ServedConnection,
   type ServeTransportOptions,
   serveTransport,
 } from '../serve/serve-transport';
-import type { ServedServer } from '../serve/served-server';
 
 /**
  * Options of {@link serveStdio}: the stdio transport's (streams, message size cap, output

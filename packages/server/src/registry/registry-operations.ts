@@ -16,22 +16,22 @@ import {
   type ServerCapabilities,
 } from '@twofold/protocol/experimental';
 import { type CachePolicy, InputRequired, type RequestContext, type ToolReturn } from '../api';
-import type { Completer } from '../registry/prompts';
-import type { Registry } from '../registry/registry';
-import {
-  checkOutput,
-  errorResult,
-  messageOf,
-  toCallToolResult,
-  withoutWireFields,
-} from '../registry/results';
 import {
   type Change,
   type Listed,
   OperationError,
   type Operations,
   type ScopeTarget,
-} from './types';
+} from '../operations/types';
+import type { Completer } from './prompts';
+import type { Registry } from './registry';
+import {
+  checkOutput,
+  errorResult,
+  messageOf,
+  toCallToolResult,
+  withoutWireFields,
+} from './results';
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETION_VALUES = 100;

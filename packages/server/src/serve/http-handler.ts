@@ -18,12 +18,12 @@ import {
 } from '@twofold/transports/experimental';
 import { createResourceServer } from '../auth/access-control';
 import type { AuthInfo, HttpAuthOptions } from '../auth/types';
+import { visibleHeaders } from '../core/request-headers';
+import type { ServedServer } from '../core/served-server';
 import { startLegacySession } from '../legacy/start-session';
 import { listenHubOf } from '../listen/hub';
 import { OpenListens } from '../listen/open-listens';
 import { handleModernRequest } from '../modern/dispatch';
-import { visibleHeaders } from './request-headers';
-import type { ServedServer } from './served-server';
 
 /**
  * Options of {@link createServerHttpHandler}: the core's HTTP options, plus how legacy

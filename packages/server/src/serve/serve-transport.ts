@@ -20,11 +20,11 @@ import {
   type Transport,
 } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
+import type { ServedServer } from '../core/served-server';
 import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
 import { listenHubOf } from '../listen/hub';
 import { OpenListens } from '../listen/open-listens';
 import { handleModernRequest } from '../modern/dispatch';
-import type { ServedServer } from './served-server';
 
 /**
  * Options of {@link serveTransport}.

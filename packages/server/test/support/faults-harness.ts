@@ -9,7 +9,7 @@ import { ProtocolError, type RequestId } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { StdioServerTransport } from '@twofold/transports/stdio';
-import type { McpServerOptions } from '../../src/options';
+import type { McpServerOptions } from '../../src/core/options';
 import {
   createServerHttpHandler,
   type ServerHttpHandlerOptions,

@@ -1,7 +1,7 @@
 /** A `ServedServer` over `TestOperations`, until the real `McpServer` is used end to end. */
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from '@twofold/protocol/experimental';
-import type { McpServerOptions } from '../../src/options';
-import type { ServedServer } from '../../src/serve/served-server';
+import type { McpServerOptions } from '../../src/core/options';
+import type { ServedServer } from '../../src/core/served-server';
 import { TestOperations } from './test-operations';
 
 export function createTestServer(
