@@ -3,12 +3,13 @@
  * it names, and turns every failure into one line on stderr and a documented exit code.
  */
 
+import { commandContext } from './cli/command';
 import { EXIT, type ExitCode, exitCodeFor, serverRefusal } from './cli/exit-codes';
 import { helpText } from './cli/help';
 import type { CliIo } from './cli/io';
 import { colorFor, paint } from './cli/output';
 import { parseCommandLine } from './cli/parse';
-import { commandContext } from './commands/context';
+import { COMMANDS } from './commands/table';
 
 /**
  * Runs `twofold` with `argv` (the arguments after the program name) in `io`; resolves with
@@ -19,13 +20,13 @@ import { commandContext } from './commands/context';
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   try {
-    const line = await parseCommandLine(argv);
+    const line = await parseCommandLine(argv, COMMANDS);
     if (line.kind === 'version') {
       io.stdout.write(`${__TWOFOLD_VERSION__}\n`);
       return EXIT.ok;
     }
     if (line.kind === 'help') {
-      io.stdout.write(helpText(line.topic, paint(colorFor(io.stdout, io.env))));
+      io.stdout.write(helpText(line.topic, paint(colorFor(io.stdout, io.env)), COMMANDS));
       return EXIT.ok;
     }
     const module = await line.command.load();

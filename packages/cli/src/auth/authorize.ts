@@ -17,10 +17,10 @@ import {
 import { httpServer } from '@twofold/client/node';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import type { HttpAuthorizer } from '@twofold/transports/experimental';
+import type { CommandContext } from '../cli/command';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { authDir } from '../cli/paths';
 import type { ResolvedTarget } from '../cli/target';
-import type { CommandContext } from '../commands/context';
 import { ChallengeRecorder, type LastChallenge, splitScopes } from './challenge-recorder';
 import { FileTokenStore } from './file-store';
 import { type AuthSettings, authSettings, loginCommand, serverName } from './settings';

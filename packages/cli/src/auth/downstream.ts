@@ -5,8 +5,8 @@
  * checked against the server's published keys (`--auth-jwks`, else its metadata's `jwks_uri`).
  */
 import { type HttpAuthOptions, jwtVerifier } from '@twofold/server/experimental';
+import { type CommandContext, listOption, stringOption } from '../cli/command';
 import { CliError, EXIT, usageError } from '../cli/exit-codes';
-import { type CommandContext, listOption, stringOption } from '../commands/context';
 
 const OPTIONS = ['auth-jwks', 'auth-scope', 'auth-resource'] as const;
 

@@ -3,11 +3,12 @@
  * `--grant`, `--login-timeout`, and their environment variables), and the `twofold login`
  * command line that fits a target, for hints.
  */
+
+import { type CommandContext, stringOption } from '../cli/command';
 import { usageError } from '../cli/exit-codes';
 import { redactUrl } from '../cli/redact';
 import type { ResolvedTarget } from '../cli/target';
 import { millisecondsOption, timeoutOf } from '../cli/timeout';
-import { type CommandContext, stringOption } from '../commands/context';
 
 /** How tokens are got. */
 export interface AuthSettings {

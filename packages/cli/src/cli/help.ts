@@ -1,24 +1,28 @@
 /**
- * `--help` text, generated from the command table: the overview, and per command its usage,
- * options and examples.
+ * `--help` text, generated from the command table the entry passes in: the overview, and per
+ * command its usage, options and examples.
  */
-import { COMMANDS, type CommandSpec, optionsOf } from '../commands/table';
+import { type CommandSpec, optionsOf } from './command';
 import { usageError } from './exit-codes';
 import type { OptionSpec } from './options';
 import type { Paint } from './output';
 
-/** The help for `topic` (command words; empty for the overview). */
-export function helpText(topic: readonly string[], paint: Paint): string {
-  if (topic.length === 0) return overview(paint);
-  const exact = COMMANDS.find((c) => c.path.join(' ') === topic.join(' '));
+/** The help for `topic` (command words; empty for the overview) among `commands`. */
+export function helpText(
+  topic: readonly string[],
+  paint: Paint,
+  commands: readonly CommandSpec[],
+): string {
+  if (topic.length === 0) return overview(paint, commands);
+  const exact = commands.find((c) => c.path.join(' ') === topic.join(' '));
   if (exact) return commandHelp(exact, paint);
-  const group = COMMANDS.filter((c) => c.path[0] === topic[0]);
+  const group = commands.filter((c) => c.path[0] === topic[0]);
   if (group.length > 0) return groupHelp(topic[0] as string, group, paint);
   throw usageError(`no help for "${topic.join(' ')}": no such command; see twofold --help`);
 }
 
-function overview(paint: Paint): string {
-  const width = Math.max(...COMMANDS.map((c) => c.path.join(' ').length));
+function overview(paint: Paint, commands: readonly CommandSpec[]): string {
+  const width = Math.max(...commands.map((c) => c.path.join(' ').length));
   const lines = [
     `${paint.bold('twofold')} — use, check and bridge any MCP server, modern or legacy`,
     '',
@@ -27,7 +31,7 @@ function overview(paint: Paint): string {
     '  twofold <command> [arguments] -- <server command> [its arguments]',
     '',
     paint.bold('Commands'),
-    ...COMMANDS.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`),
     '',
     paint.bold('Examples'),
     '  twofold demo',

@@ -1,14 +1,12 @@
 /**
- * From argv to a command: the words pick the command (longest match), then its options are
- * parsed strictly. Everything after `--` is kept as is (the stdio server's command line).
+ * From argv to a command of the table the entry passes in: the words pick the command (longest
+ * match), then its options are parsed strictly. Everything after `--` is kept as is (the stdio
+ * server's command line).
  */
 import { parseArgs } from 'node:util';
-import { COMMANDS, type CommandSpec, optionsOf } from '../commands/table';
+import { type CommandSpec, type OptionValues, optionsOf } from './command';
 import { usageError } from './exit-codes';
 import type { OptionSpec } from './options';
-
-/** Option values as parsed: strings, booleans, or lists for repeatable options. */
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
 
 /** What a command line asks for. */
 export type CommandLine =
@@ -16,16 +14,20 @@ export type CommandLine =
   | { kind: 'help'; topic: string[] }
   | { kind: 'version' };
 
-const GROUPS = [...new Set(COMMANDS.filter((c) => c.path.length > 1).map((c) => c.path[0]))];
-
-/** Parses argv (without node and the script). Throws a usage error (`CliError`, exit 64). */
-export async function parseCommandLine(argv: readonly string[]): Promise<CommandLine> {
+/**
+ * Parses argv (without node and the script) against `commands`. Throws a usage error
+ * (`CliError`, exit 64).
+ */
+export async function parseCommandLine(
+  argv: readonly string[],
+  commands: readonly CommandSpec[],
+): Promise<CommandLine> {
   const split = argv.indexOf('--');
   const main = split < 0 ? [...argv] : argv.slice(0, split);
   const rest = split < 0 ? [] : argv.slice(split + 1);
   const loose = parseArgs({
     args: main,
-    options: allOptions(),
+    options: allOptions(commands),
     strict: false,
     allowPositionals: true,
   });
@@ -33,24 +35,27 @@ export async function parseCommandLine(argv: readonly string[]): Promise<Command
   if (loose.values.version === true && words.length === 0) return { kind: 'version' };
   if (words[0] === 'help') return { kind: 'help', topic: words.slice(1) };
   if (words.length === 0) return { kind: 'help', topic: [] };
-  const command = await findCommand(words);
+  const command = await findCommand(words, commands);
   if (loose.values.help === true) return { kind: 'help', topic: [...command.path] };
   const values = await strictValues(command, main);
   return { kind: 'run', command, words: words.slice(command.path.length), values, rest };
 }
 
 /** The command whose words start `words`, longest first. */
-export async function findCommand(words: readonly string[]): Promise<CommandSpec> {
-  const matches = COMMANDS.filter((c) => c.path.every((word, i) => words[i] === word));
+async function findCommand(
+  words: readonly string[],
+  commands: readonly CommandSpec[],
+): Promise<CommandSpec> {
+  const matches = commands.filter((c) => c.path.every((word, i) => words[i] === word));
   const best = matches.sort((a, b) => b.path.length - a.path.length)[0];
   if (best) return best;
   const [first = '', second] = words;
-  if (GROUPS.includes(first)) {
-    const subs = COMMANDS.filter((c) => c.path[0] === first).map((c) => c.path[1] as string);
+  if (commands.some((c) => c.path.length > 1 && c.path[0] === first)) {
+    const subs = commands.filter((c) => c.path[0] === first).map((c) => c.path[1] as string);
     const what = second === undefined ? 'needs a subcommand' : `has no subcommand "${second}"`;
     throw usageError(`"twofold ${first}" ${what}: ${subs.join(', ')}`);
   }
-  const known = [...new Set(COMMANDS.map((c) => c.path[0] as string))];
+  const known = [...new Set(commands.map((c) => c.path[0] as string))];
   throw usageError(
     `unknown command "${first}"${await suggestion(first, known)}; see twofold --help`,
   );
@@ -80,9 +85,9 @@ async function strictValues(command: CommandSpec, args: string[]): Promise<Optio
 }
 
 /** Every option any command has, for finding the words before the command is known. */
-function allOptions() {
+function allOptions(commands: readonly CommandSpec[]) {
   const specs: Record<string, OptionSpec> = {};
-  for (const command of COMMANDS) Object.assign(specs, optionsOf(command));
+  for (const command of commands) Object.assign(specs, optionsOf(command));
   return { ...toParseArgs(specs), version: { type: 'boolean' as const } };
 }
 

@@ -1,5 +1,5 @@
 /** The `--timeout` option, shared by every command that talks to a server. */
-import { type CommandContext, stringOption } from '../commands/context';
+import { type CommandContext, stringOption } from './command';
 import { usageError } from './exit-codes';
 
 /** The default connect and request timeout. */

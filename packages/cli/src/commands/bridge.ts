@@ -17,10 +17,10 @@ import {
   startHttpBridge,
   startStdioBridge,
 } from '../bridge/index';
+import { type CommandContext, listOption, stringOption } from '../cli/command';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { resolveTarget } from '../cli/target';
 import { probeTimeoutOf, timeoutOf } from '../cli/timeout';
-import { type CommandContext, listOption, stringOption } from './context';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   const resolved = await resolveTarget(context);

@@ -1,9 +1,9 @@
 /** `twofold complete --prompt <name> | --resource <template> <argument>=<partial>`. */
 import { declared } from '../cli/capabilities';
-import { withConnection } from '../cli/connect';
+import { type CommandContext, listOption, stringOption } from '../cli/command';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json } from '../cli/output';
-import { type CommandContext, listOption, stringOption } from './context';
+import { withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   const prompt = stringOption(context, 'prompt');

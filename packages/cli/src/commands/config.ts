@@ -5,6 +5,7 @@ import {
   parseJsonObject,
   redactSecrets,
 } from '@twofold/registry-adapter/experimental';
+import { type CommandContext, stringOption } from '../cli/command';
 import { splitCommandLine } from '../cli/command-line';
 import { editConfigFile } from '../cli/config-file';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
@@ -12,7 +13,6 @@ import { json, table } from '../cli/output';
 import { configPath } from '../cli/paths';
 import { describeCommandLine, redactUrl } from '../cli/redact';
 import { envOptions, headerOptions } from '../cli/target';
-import { type CommandContext, stringOption } from './context';
 
 type Raw = Record<string, unknown>;
 

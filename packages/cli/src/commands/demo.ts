@@ -7,10 +7,10 @@ import { McpClient, type McpClientOptions, type ServerTarget } from '@twofold/cl
 import { httpServer, stdioServer } from '@twofold/client/node';
 import { createServerHttpHandler } from '@twofold/server/experimental';
 import { serve } from '@twofold/transports/node';
+import type { CommandContext } from '../cli/command';
 import { EXIT, type ExitCode } from '../cli/exit-codes';
 import { tracedTarget } from '../cli/trace';
 import { createDemoServer } from '../demo/server';
-import type { CommandContext } from './context';
 
 /** The built demo server beside this module (`dist/demo-server.js`). */
 const DEMO_SERVER = fileURLToPath(new URL('./demo-server.js', import.meta.url));

@@ -1,9 +1,10 @@
 /** `twofold discover`: what the server is — era, versions, capabilities, info, instructions. */
-import { withConnection } from '../cli/connect';
+
+import type { CommandContext } from '../cli/command';
 import { EXIT, type ExitCode } from '../cli/exit-codes';
 import { json } from '../cli/output';
 import { renderCapabilities } from '../cli/render';
-import type { CommandContext } from './context';
+import { withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   return withConnection(context, async ({ client, resolved }) => {

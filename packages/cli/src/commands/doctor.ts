@@ -5,12 +5,12 @@
  * any command would).
  */
 import { bearerHeader } from '../auth/authorize';
+import { type CommandContext, stringOption } from '../cli/command';
 import type { ExitCode } from '../cli/exit-codes';
 import { json } from '../cli/output';
 import { resolveTarget } from '../cli/target';
 import { optionalMilliseconds, timeoutOf } from '../cli/timeout';
 import { type DoctorTarget, doctorExitCode, formatDoctorReport, runDoctor } from '../doctor/index';
-import { type CommandContext, stringOption } from './context';
 
 /** The doctor's own default bound of each step (runDoctor's), also of getting a token. */
 const DOCTOR_STEP_MS = 10_000;

@@ -1,8 +1,8 @@
 /** `twofold listen`: change notifications as NDJSON, one per line, until interrupted. */
 import type { ListenFilter } from '@twofold/client/experimental';
-import { withConnection } from '../cli/connect';
+import { type CommandContext, listOption } from '../cli/command';
 import { EXIT, type ExitCode } from '../cli/exit-codes';
-import { type CommandContext, listOption } from './context';
+import { withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   const resources = listOption(context, 'resource');

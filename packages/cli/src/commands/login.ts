@@ -7,10 +7,10 @@ import type { TokenKey } from '@twofold/client/experimental';
 import { type Authorization, authorizationFor, login } from '../auth/authorize';
 import type { TokenFile } from '../auth/file-store';
 import { serverName } from '../auth/settings';
+import type { CommandContext } from '../cli/command';
 import { CliError, EXIT, type ExitCode } from '../cli/exit-codes';
 import { json } from '../cli/output';
 import { type ResolvedTarget, resolveTarget } from '../cli/target';
-import type { CommandContext } from './context';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   const resolved = await resolveTarget(context);

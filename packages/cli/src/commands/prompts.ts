@@ -1,11 +1,11 @@
 /** `twofold prompts list | get <name> [key=value …]`. */
 import type { Prompt } from '@twofold/protocol/experimental';
 import { declared } from '../cli/capabilities';
-import { withConnection } from '../cli/connect';
+import type { CommandContext } from '../cli/command';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { firstLine, renderBlock } from '../cli/render';
-import type { CommandContext } from './context';
+import { withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   return context.command.path[1] === 'get' ? get(context) : list(context);

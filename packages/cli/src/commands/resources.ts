@@ -1,11 +1,11 @@
 /** `twofold resources list | templates | read <uri>`. */
 import type { Resource, ResourceTemplate } from '@twofold/protocol/experimental';
 import { declared } from '../cli/capabilities';
-import { withConnection } from '../cli/connect';
+import type { CommandContext } from '../cli/command';
 import { EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { base64Bytes, firstLine } from '../cli/render';
-import type { CommandContext } from './context';
+import { withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   const verb = context.command.path[1];

@@ -1,35 +1,11 @@
 /**
  * Every command: its words, help text, options and examples, and a loader for its code. Only
- * this table is read to parse a command line or print help; a command's code (and what it
- * imports: the client, the server) loads when that command runs.
+ * this table is read to parse a command line or print help (the entry hands it to ../cli, which
+ * never imports a command); a command's code (and what it imports: the client, the server)
+ * loads when that command runs.
  */
-import type { ExitCode } from '../cli/exit-codes';
-import { AUTH_OPTIONS, type OptionSpec, OUTPUT_OPTIONS, TARGET_OPTIONS } from '../cli/options';
-import type { CommandContext } from './context';
-
-/** What a command module exports. */
-export interface CommandModule {
-  run(context: CommandContext): Promise<ExitCode>;
-}
-
-/**
- * One command.
- *
- * @experimental
- */
-export interface CommandSpec {
-  /** Its words: `['tools', 'call']`. */
-  path: readonly string[];
-  summary: string;
-  /** The arguments after the words, as help shows them. */
-  args?: string;
-  /** Whether it talks to a server (then the target options apply). */
-  target: boolean;
-  options?: Record<string, OptionSpec>;
-  examples: readonly string[];
-  details?: string;
-  load(): Promise<CommandModule>;
-}
+import type { CommandSpec } from '../cli/command';
+import { type OptionSpec, TARGET_OPTIONS } from '../cli/options';
 
 /** How a secret is written in an mcp.json. */
 const ENV_REF = `$${'{'}env:NAME}`;
@@ -313,18 +289,4 @@ function pick(
   names: readonly string[],
 ): Record<string, OptionSpec> {
   return Object.fromEntries(names.map((name) => [name, options[name] as OptionSpec]));
-}
-
-/**
- * The options a command accepts: its own, the target and authorization options when it talks
- * to a server, and the output options.
- *
- * @experimental
- */
-export function optionsOf(command: CommandSpec): Record<string, OptionSpec> {
-  return {
-    ...(command.target ? { ...TARGET_OPTIONS, ...AUTH_OPTIONS } : {}),
-    ...command.options,
-    ...OUTPUT_OPTIONS,
-  };
 }

@@ -2,12 +2,12 @@
 import { LocalError, LocalErrorCode, type Tool } from '@twofold/protocol/experimental';
 import { callArguments } from '../cli/arguments';
 import { declared } from '../cli/capabilities';
-import { type Connection, withConnection } from '../cli/connect';
+import { type CommandContext, stringOption } from '../cli/command';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
 import { firstLine, renderContent } from '../cli/render';
 import { optionalMilliseconds } from '../cli/timeout';
-import { type CommandContext, stringOption } from './context';
+import { type Connection, withConnection } from './connect';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   return context.command.path[1] === 'list' ? list(context) : call(context);

@@ -3,11 +3,12 @@ import { LocalError, LocalErrorCode, ProtocolError } from '@twofold/protocol/exp
 import { McpConfigError } from '@twofold/registry-adapter/experimental';
 import { describe, expect, it } from 'vitest';
 import { keyValues } from '../../src/cli/arguments';
+import type { CommandContext } from '../../src/cli/command';
 import { splitCommandLine } from '../../src/cli/command-line';
 import { CliError, EXIT, exitCodeFor } from '../../src/cli/exit-codes';
 import { parseCommandLine } from '../../src/cli/parse';
 import { resolveTarget } from '../../src/cli/target';
-import type { CommandContext } from '../../src/commands/context';
+import { COMMANDS } from '../../src/commands/table';
 
 describe('splitCommandLine', () => {
   it.each([
@@ -116,18 +117,10 @@ describe('exit codes', () => {
 
 describe('parseCommandLine', () => {
   it('finds the command anywhere among the options and keeps what follows --', async () => {
-    const line = await parseCommandLine([
-      '--json',
-      'tools',
-      '--timeout',
-      '5',
-      'call',
-      'echo',
-      'm=1',
-      '--',
-      'node',
-      '--flag',
-    ]);
+    const line = await parseCommandLine(
+      ['--json', 'tools', '--timeout', '5', 'call', 'echo', 'm=1', '--', 'node', '--flag'],
+      COMMANDS,
+    );
     expect(line).toMatchObject({
       kind: 'run',
       command: { path: ['tools', 'call'] },
@@ -138,28 +131,31 @@ describe('parseCommandLine', () => {
   });
 
   it('help and version', async () => {
-    expect(await parseCommandLine([])).toEqual({ kind: 'help', topic: [] });
-    expect(await parseCommandLine(['help', 'tools', 'call'])).toEqual({
+    expect(await parseCommandLine([], COMMANDS)).toEqual({ kind: 'help', topic: [] });
+    expect(await parseCommandLine(['help', 'tools', 'call'], COMMANDS)).toEqual({
       kind: 'help',
       topic: ['tools', 'call'],
     });
-    expect(await parseCommandLine(['tools', 'call', '--help'])).toEqual({
+    expect(await parseCommandLine(['tools', 'call', '--help'], COMMANDS)).toEqual({
       kind: 'help',
       topic: ['tools', 'call'],
     });
-    expect(await parseCommandLine(['--version'])).toEqual({ kind: 'version' });
+    expect(await parseCommandLine(['--version'], COMMANDS)).toEqual({ kind: 'version' });
   });
 
   it('an option of another command is unknown here', async () => {
     await expect(
-      parseCommandLine(['discover', '--listen', 'x', '--url', 'http://h']),
+      parseCommandLine(['discover', '--listen', 'x', '--url', 'http://h'], COMMANDS),
     ).rejects.toThrow('unknown option --listen for "twofold discover"');
   });
 });
 
 describe('an HTTP target waits for a silent response as long as --timeout allows', () => {
   async function silenceMs(argv: string[]): Promise<number | undefined> {
-    const line = await parseCommandLine(['discover', '--url', 'http://127.0.0.1:9/mcp', ...argv]);
+    const line = await parseCommandLine(
+      ['discover', '--url', 'http://127.0.0.1:9/mcp', ...argv],
+      COMMANDS,
+    );
     if (line.kind !== 'run') throw new Error(`not a command: ${line.kind}`);
     const resolved = await resolveTarget(line as unknown as CommandContext);
     return resolved.http?.requestTimeoutMs;

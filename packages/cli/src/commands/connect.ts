@@ -15,17 +15,16 @@ import {
   storeVerdict,
 } from '@twofold/client/experimental';
 import { withAuthorization } from '../auth/authorize';
-import type { CommandContext } from '../commands/context';
-import { stringOption } from '../commands/context';
-import { answersFromFile } from './answers';
-import { DiskCacheStore } from './disk-cache';
-import { EXIT, exitCodeFor } from './exit-codes';
-import { interactiveHandlers } from './interactive';
-import { cacheDir } from './paths';
-import { ProgressBar } from './progress';
-import { StateFile } from './state-file';
-import { type ResolvedTarget, resolveTarget } from './target';
-import { probeTimeoutOf, timeoutOf } from './timeout';
+import { answersFromFile } from '../cli/answers';
+import { type CommandContext, stringOption } from '../cli/command';
+import { DiskCacheStore } from '../cli/disk-cache';
+import { EXIT, exitCodeFor } from '../cli/exit-codes';
+import { interactiveHandlers } from '../cli/interactive';
+import { cacheDir } from '../cli/paths';
+import { ProgressBar } from '../cli/progress';
+import { StateFile } from '../cli/state-file';
+import { type ResolvedTarget, resolveTarget } from '../cli/target';
+import { probeTimeoutOf, timeoutOf } from '../cli/timeout';
 
 /** A connected command. */
 export interface Connection {
@@ -59,7 +58,7 @@ export async function connectCommand(
   const progress = new ProgressBar(context.io.stderr);
   const input = await inputHandlers(context, () => progress.clear());
   const target = context.verbose
-    ? (await import('./trace')).tracedTarget(keyed, (line) =>
+    ? (await import('../cli/trace')).tracedTarget(keyed, (line) =>
         context.note(context.paintErr.dim(line)),
       )
     : keyed;

@@ -1,11 +1,39 @@
 /**
- * What every command gets: the parsed command line, the io, and the output helpers set up
- * for this run (colour decided once).
+ * What a command is (its spec: words, help, options, loader) and what it gets when it runs
+ * (the parsed command line, the io, and the output helpers set up for this run, colour decided
+ * once). The command table itself is in ../commands/table.ts.
  */
-import type { CliIo } from '../cli/io';
-import { colorFor, type Paint, paint } from '../cli/output';
-import type { OptionValues } from '../cli/parse';
-import type { CommandSpec } from './table';
+import type { ExitCode } from './exit-codes';
+import type { CliIo } from './io';
+import { AUTH_OPTIONS, type OptionSpec, OUTPUT_OPTIONS, TARGET_OPTIONS } from './options';
+import { colorFor, type Paint, paint } from './output';
+
+/** Option values as parsed: strings, booleans, or lists for repeatable options. */
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+/** What a command module exports. */
+export interface CommandModule {
+  run(context: CommandContext): Promise<ExitCode>;
+}
+
+/**
+ * One command.
+ *
+ * @experimental
+ */
+export interface CommandSpec {
+  /** Its words: `['tools', 'call']`. */
+  path: readonly string[];
+  summary: string;
+  /** The arguments after the words, as help shows them. */
+  args?: string;
+  /** Whether it talks to a server (then the target options apply). */
+  target: boolean;
+  options?: Record<string, OptionSpec>;
+  examples: readonly string[];
+  details?: string;
+  load(): Promise<CommandModule>;
+}
 
 /**
  * One run of one command.
@@ -67,4 +95,18 @@ export function stringOption(context: CommandContext, name: string): string | un
 export function listOption(context: CommandContext, name: string): string[] {
   const value = context.values[name];
   return Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+}
+
+/**
+ * The options a command accepts: its own, the target and authorization options when it talks
+ * to a server, and the output options.
+ *
+ * @experimental
+ */
+export function optionsOf(command: CommandSpec): Record<string, OptionSpec> {
+  return {
+    ...(command.target ? { ...TARGET_OPTIONS, ...AUTH_OPTIONS } : {}),
+    ...command.options,
+    ...OUTPUT_OPTIONS,
+  };
 }
