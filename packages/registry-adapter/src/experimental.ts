@@ -57,17 +57,7 @@ export {
   ToolUnavailableError,
 } from './import/errors';
 export { type ConnectOptions, McpToolProvider } from './import/provider';
-export type {
-  AttachOptions,
-  ConflictPolicy,
-  ConflictResolver,
-  NameAssignment,
-  NameRules,
-  ProviderEvent,
-  SkippedTool,
-  ToolFilter,
-  ToolProviderOptions,
-} from './import/types';
+export type { AttachOptions, ProviderEvent, ToolProviderOptions } from './import/types';
 export { filterVerdict, matchesFilter, matchesGlob } from './names/filter';
 export { type NameConflict, type NamePlan, type PlanServer, planNames } from './names/plan';
 export {
@@ -78,6 +68,14 @@ export {
   sanitizeName,
   shortenName,
 } from './names/rules';
+export type {
+  ConflictPolicy,
+  ConflictResolver,
+  NameAssignment,
+  NameRules,
+  SkippedTool,
+  ToolFilter,
+} from './names/types';
 export { InMemoryToolRegistry } from './registry/memory';
 export type {
   HostTool,

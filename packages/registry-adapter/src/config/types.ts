@@ -3,7 +3,7 @@
  * `mcpConfigSchema` (zod) and `mcpConfigJsonSchema` validate it.
  */
 import type { StoredEraVerdict } from '@twofold/client/experimental';
-import type { ToolFilter } from '../import/types';
+import type { ToolFilter } from '../names/types';
 
 /**
  * When a server that stopped is started again.

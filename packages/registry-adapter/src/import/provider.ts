@@ -12,6 +12,7 @@ import {
 } from '@twofold/client/experimental';
 import { planNames } from '../names/plan';
 import { resolveNameRules } from '../names/rules';
+import type { ConflictPolicy, NameAssignment, NameRules, SkippedTool } from '../names/types';
 import { compareNames } from '../registry/memory';
 import type { InputResolver, ToolOrigin, ToolRegistry } from '../registry/types';
 import {
@@ -24,15 +25,7 @@ import {
 import { ToolNameConflictError } from './errors';
 import { type Registration, syncRegistry } from './registry-sync';
 import { adoptListing, listServerTools, openToolListen, type ServerState } from './server-state';
-import type {
-  AttachOptions,
-  ConflictPolicy,
-  NameAssignment,
-  NameRules,
-  ProviderEvent,
-  SkippedTool,
-  ToolProviderOptions,
-} from './types';
+import type { AttachOptions, ProviderEvent, ToolProviderOptions } from './types';
 
 /** Times a server's listen stream is opened before following its changes is given up. */
 const MAX_LISTEN_OPENS = 5;

@@ -5,10 +5,11 @@
  */
 import type { Tool } from '@twofold/protocol/experimental';
 import type { NamePlan } from '../names/plan';
+import type { SkippedTool } from '../names/types';
 import { compareNames } from '../registry/memory';
 import type { HostTool, ToolRegistry } from '../registry/types';
 import { adaptTool, retireTool, type ServerLink } from './adapted-tool';
-import type { ProviderEvent, SkippedTool } from './types';
+import type { ProviderEvent } from './types';
 
 /** A tool of an attached server, as the sync sees it. */
 export interface SyncServer {

@@ -5,9 +5,10 @@
 import type { ChangeStream, McpClient } from '@twofold/client/experimental';
 import type { Tool } from '@twofold/protocol/experimental';
 import { filterVerdict } from '../names/filter';
+import type { SkippedTool, ToolFilter } from '../names/types';
 import type { OwnedServerLink } from './adapted-tool';
 import type { SyncServer } from './registry-sync';
-import type { ProviderEvent, SkippedTool, ToolFilter } from './types';
+import type { ProviderEvent } from './types';
 
 /** One attached server. */
 export interface ServerState extends SyncServer {

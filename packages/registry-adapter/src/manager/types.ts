@@ -7,7 +7,8 @@ import type { McpClientOptions, TransportKind } from '@twofold/client/experiment
 import type { Implementation } from '@twofold/protocol/experimental';
 import type { HttpAuthorizer } from '@twofold/transports/experimental';
 import type { McpConfig } from '../config/types';
-import type { NameRules, ProviderEvent } from '../import/types';
+import type { ProviderEvent } from '../import/types';
+import type { NameRules } from '../names/types';
 import type { InputResolver, ToolRegistry } from '../registry/types';
 
 /**

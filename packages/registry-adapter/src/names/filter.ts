@@ -1,7 +1,7 @@
 /**
  * Per-server allow and deny lists of tool names, with `*` globs.
  */
-import type { ToolFilter } from '../import/types';
+import type { ToolFilter } from './types';
 
 /**
  * Whether `pattern` (an exact name, or a glob where `*` matches any run of characters,

@@ -3,8 +3,8 @@
  * provider order), a conflict policy and the host's name rules, which host name each tool gets
  * and which tools are left out, and why. Deterministic: the same input always plans the same.
  */
-import type { ConflictPolicy, NameAssignment, NameRules, SkippedTool } from '../import/types';
 import { fitName, isValidName } from './rules';
+import type { ConflictPolicy, NameAssignment, NameRules, SkippedTool } from './types';
 
 /**
  * One server's tools, as input to `planNames`.

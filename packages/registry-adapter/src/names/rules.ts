@@ -2,7 +2,7 @@
  * Host tool names: making any server's tool name valid for a host (characters and length),
  * deterministically, so the same tool always gets the same host name.
  */
-import type { NameRules } from '../import/types';
+import type { NameRules } from './types';
 
 /**
  * The default host naming rules: `^[A-Za-z0-9_-]{1,64}$`, at most 64 characters (what the

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ToolNameConflictError } from '../../src/import/errors';
-import type { ConflictResolver } from '../../src/import/types';
+import type { ConflictResolver } from '../../src/names/types';
 import { useImportEnv } from './support/env';
 import { ctx, namesOf, newProvider, textOf } from './support/events';
 import {

@@ -3,9 +3,9 @@
  * server's tools fitting to the same name, prefixed names meeting bare ones, and determinism.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConflictPolicy } from '../../src/import/types';
 import { type NamePlan, type PlanServer, planNames } from '../../src/names/plan';
 import { isValidName, resolveNameRules } from '../../src/names/rules';
+import type { ConflictPolicy } from '../../src/names/types';
 
 const rules = resolveNameRules();
 const POLICIES: ConflictPolicy[] = ['error', 'first-wins', 'prefix-on-collision', 'always-prefix'];

@@ -3,9 +3,9 @@
  * servers, custom resolvers that rename, decline or return a clashing name.
  */
 import { describe, expect, it } from 'vitest';
-import type { ConflictPolicy, ConflictResolver } from '../../src/import/types';
 import { type NamePlan, type PlanServer, planNames } from '../../src/names/plan';
 import { resolveNameRules } from '../../src/names/rules';
+import type { ConflictPolicy, ConflictResolver } from '../../src/names/types';
 
 const rules = resolveNameRules();
 
