@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
 
 /** What a source file imports. */
@@ -21,4 +22,23 @@ export function scanImports(source: string): FileImports {
     specifiers: info.importedFiles.map((file) => file.fileName),
     typeReferences: info.typeReferenceDirectives.map((ref) => ref.fileName),
   };
+}
+
+/**
+ * The file a relative specifier of `from` points at, trying the spellings TypeScript accepts
+ * (`./x.js` for `./x.ts`, `./x`, `./x/index.ts`); `undefined` when none `exists`.
+ */
+export function resolveRelative(
+  from: string,
+  specifier: string,
+  exists: (path: string) => boolean,
+): string | undefined {
+  const base = join(dirname(from), specifier);
+  const candidates = [
+    base.replace(/\.(c|m)?js$/, '.$1ts'),
+    base,
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ];
+  return candidates.find((path) => path.endsWith('ts') && exists(path));
 }

@@ -1,6 +1,5 @@
 import { builtinModules } from 'node:module';
-import { dirname, join } from 'node:path';
-import { scanImports } from './imports.ts';
+import { resolveRelative, scanImports } from './imports.ts';
 
 /** Reads a file, or returns undefined when it does not exist. */
 export type ReadSource = (path: string) => string | undefined;
@@ -23,18 +22,6 @@ export function isNodeBuiltin(specifier: string): boolean {
     builtinModules.includes(specifier) ||
     NODE_ONLY_PACKAGES.includes(bare)
   );
-}
-
-/** The file a relative specifier points at, trying the spellings TypeScript accepts. */
-function resolveRelative(from: string, specifier: string, read: ReadSource): string | undefined {
-  const base = join(dirname(from), specifier);
-  const candidates = [
-    base.replace(/\.(c|m)?js$/, '.$1ts'),
-    base,
-    `${base}.ts`,
-    join(base, 'index.ts'),
-  ];
-  return candidates.find((path) => path.endsWith('ts') && read(path) !== undefined);
 }
 
 /**
@@ -65,7 +52,7 @@ export function checkRuntimeNeutral(
     }
     for (const specifier of specifiers) {
       if (specifier.startsWith('.')) {
-        const target = resolveRelative(path, specifier, read);
+        const target = resolveRelative(path, specifier, (file) => read(file) !== undefined);
         if (target) queue.push(target);
         else violations.push({ path, specifier, reason: 'cannot resolve relative import' });
       } else if (isNodeBuiltin(specifier)) {
