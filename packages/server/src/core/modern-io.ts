@@ -1,6 +1,6 @@
 /**
- * What serving one modern request needs from its channel. The modern dispatcher and the
- * listens it hands over to both serve over it; each entry point (HTTP, a transport) builds one.
+ * What serving one modern request needs from its channel, shared by the modern dispatcher and
+ * the listens it hands on. Each entry point (HTTP, a transport) builds one per request.
  */
 import type { JsonRpcNotification } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
