@@ -1,8 +1,8 @@
 /**
  * The experimental API of `@twofold/transports` that runs on any runtime: the in-memory pair,
  * newline-delimited JSON framing, the SSE parser and writer, and the Streamable HTTP server core
- * (web `Request`/`Response`). Node-only transports live on `@twofold/transports/stdio`, `/http`
- * and `/node`; the contract suite on `/testing`. Every export may change in any minor release.
+ * (web `Request`/`Response`). Node-only transports live on `@twofold/transports/node` and
+ * `/http`; the contract suite on `/testing`. Every export may change in any minor release.
  *
  * @experimental
  * @packageDocumentation

@@ -1,12 +1,37 @@
 /**
- * `@twofold/transports/node` (Node only): serve the Streamable HTTP server core (or any
- * web-standard handler) on `node:http`. Every export here is experimental.
+ * `@twofold/transports/node` (Node only): the stdio client transport (spawns a server) and
+ * server transport (serves on this process's stdin/stdout), the newline-delimited JSON framer
+ * they share, for custom byte-stream transports (TCP, Unix sockets), and `serve`, which puts
+ * the Streamable HTTP server core (or any web-standard handler) on `node:http`. Every export
+ * here is experimental.
  *
  * @packageDocumentation
  */
+export {
+  DEFAULT_INVALID_LINE_PREVIEW_CHARS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  encodeNdjsonLine,
+  NdjsonDecoder,
+  type NdjsonDecoderOptions,
+  type NdjsonFrame,
+} from './framing/index';
 export {
   type NodeListenerOptions,
   type NodeRequestListener,
   toNodeListener,
 } from './node/listener';
 export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';
+export {
+  DEFAULT_INHERITED_ENV_VARS,
+  DEFAULT_INPUT_END_GRACE_MS,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
+  DEFAULT_STDERR_TAIL_BYTES,
+  type InvalidLineHandler,
+  type NdjsonStreamOptions,
+  StdioClientTransport,
+  type StdioClientTransportOptions,
+  type StdioCloseTimeouts,
+  type StdioExitInfo,
+  StdioServerTransport,
+  type StdioServerTransportOptions,
+} from './stdio/index';

@@ -1,25 +1,22 @@
 /**
- * `@twofold/transports/stdio` (Node only): the stdio client transport (spawns a server) and
- * server transport (serves on this process's stdin/stdout), plus the newline-delimited JSON
- * framer they share, for custom byte-stream transports (TCP, Unix sockets). Every export here
- * is experimental.
+ * `@twofold/transports/stdio` (Node only): the stdio transports and the newline-delimited JSON
+ * framer, re-exported from `@twofold/transports/node`, their one Node entry.
  *
+ * @deprecated Import from `@twofold/transports/node`. This subpath stays for one minor release.
  * @packageDocumentation
  */
 export {
+  DEFAULT_INHERITED_ENV_VARS,
+  DEFAULT_INPUT_END_GRACE_MS,
   DEFAULT_INVALID_LINE_PREVIEW_CHARS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
+  DEFAULT_STDERR_TAIL_BYTES,
   encodeNdjsonLine,
+  type InvalidLineHandler,
   NdjsonDecoder,
   type NdjsonDecoderOptions,
   type NdjsonFrame,
-} from './framing/index';
-export {
-  DEFAULT_INHERITED_ENV_VARS,
-  DEFAULT_INPUT_END_GRACE_MS,
-  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
-  DEFAULT_STDERR_TAIL_BYTES,
-  type InvalidLineHandler,
   type NdjsonStreamOptions,
   StdioClientTransport,
   type StdioClientTransportOptions,
@@ -27,4 +24,4 @@ export {
   type StdioExitInfo,
   StdioServerTransport,
   type StdioServerTransportOptions,
-} from './stdio/index';
+} from './node';

@@ -12,7 +12,7 @@ import {
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 import { afterEach, expect } from 'vitest';
-import { StdioServerTransport } from '../src/stdio';
+import { StdioServerTransport } from '../src/node';
 import { runTransportContract } from '../src/testing';
 import { fixtureServer, SpawnTracker } from './fixtures/stdio/harness';
 

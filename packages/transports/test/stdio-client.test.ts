@@ -1,6 +1,6 @@
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '../src/stdio';
+import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '../src/node';
 import { buildChildEnv } from '../src/stdio/child-env';
 import {
   fixtureServer,

@@ -8,7 +8,7 @@ import {
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StdioClientTransportOptions } from '../src/stdio';
+import type { StdioClientTransportOptions } from '../src/node';
 import { fixtureServer, isAlive, record, SpawnTracker, waitGone } from './fixtures/stdio/harness';
 
 const tracker = new SpawnTracker();

@@ -16,7 +16,7 @@ import {
   type ProbeObservation,
 } from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StdioClientTransportOptions } from '../src/stdio';
+import type { StdioClientTransportOptions } from '../src/node';
 import {
   fixtureServer,
   type Recorder,

@@ -9,7 +9,7 @@ import {
   DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
   StdioServerTransport,
   type StdioServerTransportOptions,
-} from '../src/stdio';
+} from '../src/node';
 import { PendingAnswers } from '../src/stdio/pending-answers';
 import { record } from './fixtures/stdio/harness';
 

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { PassThrough, Writable } from 'node:stream';
 import { type JsonRpcMessage, LocalErrorCode } from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StdioServerTransport } from '../src/stdio';
+import { StdioServerTransport } from '../src/node';
 import { record, SpawnTracker, spawnRelayPair } from './fixtures/stdio/harness';
 
 const ping = (id: number | string): JsonRpcMessage => ({ jsonrpc: '2.0', id, method: 'ping' });
