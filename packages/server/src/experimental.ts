@@ -2,8 +2,8 @@
  * The experimental API of `@twofold/server`: one `McpServer` whose tools, resources and prompts
  * are written once and served to modern (2026-07-28, stateless) and legacy (2025-11-25,
  * 2025-06-18, 2024-11-05) clients, over any transport and over HTTP, where it can be an OAuth
- * 2.1 resource server (`auth`, `jwtVerifier`). `serveStdio` lives on
- * `@twofold/server/stdio`. Every export may change in any minor release.
+ * 2.1 resource server (`auth`, `jwtVerifier`). `serveStdio` and `serveHttp` live on
+ * `@twofold/server/node`. Every export may change in any minor release.
  *
  * @experimental
  * @packageDocumentation

@@ -1,8 +1,13 @@
 /**
- * `@twofold/server/stdio` (Node only): serve an `McpServer` on process streams. Every export
- * here is experimental.
+ * `@twofold/server/stdio` (Node only): `serveStdio`, re-exported from `@twofold/server/node`,
+ * the package's one Node entry.
  *
+ * @deprecated Import from `@twofold/server/node`. This subpath stays for one minor release.
  * @packageDocumentation
  */
-export { type ServeStdioOptions, serveStdio } from './node/serve-stdio';
-export type { ServedConnection, ServeTransportOptions } from './serve/serve-transport';
+export {
+  type ServedConnection,
+  type ServeStdioOptions,
+  type ServeTransportOptions,
+  serveStdio,
+} from './node';

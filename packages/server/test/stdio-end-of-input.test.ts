@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import type { JsonRpcMessage, JsonRpcResponse } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { McpServer } from '../src/server';
-import { serveStdio } from '../src/stdio';
+import { serveStdio } from '../src/node';
 import { deferred } from './support/faults-harness';
 import { modernParams } from './support/peer';
 

@@ -9,7 +9,7 @@ import {
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServedConnection } from '../src/serve/serve-transport';
-import { serveStdio } from '../src/stdio';
+import { serveStdio } from '../src/node';
 import { createTestServer } from './support/test-server';
 
 interface Served {

@@ -30,6 +30,7 @@ const expected: Record<
   '@twofold/protocol': { exports: rootAndExperimental, ...rootFields },
   '@twofold/transports': {
     // Node-only code lives on named subpaths; the root and experimental entries stay neutral.
+    // `./stdio` is the deprecated alias of the stdio part of `./node`.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
@@ -42,9 +43,11 @@ const expected: Record<
     ...rootFields,
   },
   '@twofold/server': {
+    // serveStdio and serveHttp are Node-only; `./stdio` is the deprecated alias of `./node`.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
+      './node': dual('node'),
       './stdio': dual('stdio'),
       './package.json': './package.json',
     },

@@ -7,8 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ProtocolError, type RequestId } from '@twofold/protocol/experimental';
 import { createInMemoryPair } from '@twofold/transports/experimental';
-import { type ServedEndpoint, serve } from '@twofold/transports/node';
-import { StdioServerTransport } from '@twofold/transports/stdio';
+import { type ServedEndpoint, StdioServerTransport, serve } from '@twofold/transports/node';
 import type { McpServerOptions } from '../../src/core/options';
 import {
   createServerHttpHandler,
