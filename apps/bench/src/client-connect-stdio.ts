@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpClient, type McpClientOptions } from '@twofold/client/experimental';
 import { stdioServer } from '@twofold/client/node';
 import { LATEST_VERSION } from '@twofold/protocol/experimental';
-import { DEFAULT_INHERITED_ENV_VARS } from '@twofold/transports/stdio';
+import { DEFAULT_INHERITED_ENV_VARS } from '@twofold/transports/node';
 import type { ConnectAndList, SpawnLog } from './client-connect-stats';
 
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));

@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ReadBuffer } from '@modelcontextprotocol/server';
-import { NdjsonDecoder } from '@twofold/transports/stdio';
+import { NdjsonDecoder } from '@twofold/transports/node';
 
 const MiB = 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;

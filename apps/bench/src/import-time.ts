@@ -16,7 +16,7 @@ import { summarize } from './stats';
 const ENTRIES: Record<string, { client: string[]; server: string[] }> = {
   twofold: {
     client: ['@twofold/client/experimental', '@twofold/client/node'],
-    server: ['@twofold/server/experimental', '@twofold/server/stdio'],
+    server: ['@twofold/server/experimental', '@twofold/server/node'],
   },
   'official 2.4.0': {
     client: ['@modelcontextprotocol/client', '@modelcontextprotocol/client/stdio'],

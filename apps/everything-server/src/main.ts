@@ -5,7 +5,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { createServerHttpHandler } from '@twofold/server/experimental';
-import { serveStdio } from '@twofold/server/stdio';
+import { serveStdio } from '@twofold/server/node';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { type AuthFlags, registerWhoamiTool, serveProtected } from './auth';
 import { createEverythingServer } from './server';

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { InMemoryToolRegistry } from '@twofold/registry-adapter/experimental';
 import { type ManagerEvent, ServerManager } from '@twofold/registry-adapter/node';
 import { McpServer } from '@twofold/server/experimental';
-import { serveStdio } from '@twofold/server/stdio';
+import { serveStdio } from '@twofold/server/node';
 import { z } from 'zod';
 
 // This file is also the two MCP servers it manages: `serve <name>` runs one on stdio.

@@ -4,7 +4,7 @@
  * processes.
  */
 import { type ServedConnection, serveTransport } from '@twofold/server/experimental';
-import { StdioServerTransport } from '@twofold/transports/stdio';
+import { StdioServerTransport } from '@twofold/transports/node';
 import { endOnce, openBridge } from './bridge-core';
 import type { StdioBridge, StdioBridgeOptions } from './types';
 

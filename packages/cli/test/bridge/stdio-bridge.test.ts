@@ -7,7 +7,7 @@
 import { PassThrough } from 'node:stream';
 import { McpClient, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { StdioServerTransport } from '@twofold/transports/stdio';
+import { StdioServerTransport } from '@twofold/transports/node';
 import { describe, expect, it } from 'vitest';
 import { startStdioBridge } from '../../src/bridge/index';
 import {

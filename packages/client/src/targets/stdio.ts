@@ -1,5 +1,5 @@
 /** The stdio target: each `open()` spawns the server afresh (era detection may need a second). */
-import { StdioClientTransport, type StdioClientTransportOptions } from '@twofold/transports/stdio';
+import { StdioClientTransport, type StdioClientTransportOptions } from '@twofold/transports/node';
 import type { ServerTarget } from '../types';
 
 /**

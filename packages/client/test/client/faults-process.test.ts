@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import { StdioClientTransport } from '@twofold/transports/stdio';
+import { StdioClientTransport } from '@twofold/transports/node';
 import { describe, expect, it } from 'vitest';
 import type { ServerTarget } from '../../src/types';
 import {

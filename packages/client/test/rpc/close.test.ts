@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import { StdioClientTransport } from '@twofold/transports/stdio';
+import { StdioClientTransport } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RpcConnection } from '../../src/rpc/connection';
 import { Collector, createRpcPair, flush, type RpcPair } from '../support/rpc-peer';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SseClientTransport, StreamableHttpClientTransport } from '@twofold/transports/http';
-import { StdioClientTransport } from '@twofold/transports/stdio';
+import { StdioClientTransport } from '@twofold/transports/node';
 import { afterEach, expect } from 'vitest';
 import { type ConnectConfig, connectSession } from '../../src/era/connect';
 import type { EraSession, SessionHooks } from '../../src/session/types';

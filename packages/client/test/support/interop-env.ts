@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StdioClientTransport } from '@twofold/transports/stdio';
+import type { StdioClientTransport } from '@twofold/transports/node';
 import { afterEach } from 'vitest';
 import {
   expectNoLeftovers,

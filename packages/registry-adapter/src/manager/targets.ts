@@ -8,7 +8,7 @@ import type { ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
 import type { Transport } from '@twofold/protocol/experimental';
 import type { HttpAuthorizer } from '@twofold/transports/experimental';
-import type { StdioClientTransport } from '@twofold/transports/stdio';
+import type { StdioClientTransport } from '@twofold/transports/node';
 import { resolveSecrets } from '../config/secrets';
 import type { HttpServerEntry, ServerEntry, StdioServerEntry } from '../config/types';
 import { managedServerKey } from './verdicts';

@@ -24,6 +24,6 @@ if (option('transport', 'stdio') === 'http') {
   const endpoint = await serve(createServerHttpHandler(server));
   announce(endpoint.url.href);
 } else {
-  const { serveStdio } = await import('@twofold/server/stdio');
+  const { serveStdio } = await import('@twofold/server/node');
   await serveStdio(server);
 }

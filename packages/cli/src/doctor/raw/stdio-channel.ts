@@ -2,7 +2,7 @@
  * A raw stdio channel: one server process of the doctor's own, newline-delimited JSON-RPC both
  * ways, every inbound message kept in order.
  *
- * The process is started with `StdioClientTransport` from `@twofold/transports/stdio` rather
+ * The process is started with `StdioClientTransport` from `@twofold/transports/node` rather
  * than a bare `child_process.spawn`: it is the same spawn (no shell), but it also puts the
  * server in its own process group and kills the group on close. That matters for servers that
  * start helpers of their own (a `tsx` loader starts an esbuild service, `npx` starts the real
@@ -17,7 +17,7 @@ import {
   LocalError,
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
-import { StdioClientTransport } from '@twofold/transports/stdio';
+import { StdioClientTransport } from '@twofold/transports/node';
 import type { RawChannel, RawExchange } from './channel';
 import { truncate } from './channel';
 

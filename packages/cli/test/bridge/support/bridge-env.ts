@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { McpClient, type McpClientOptions, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer, type StdioServerOptions, stdioServer } from '@twofold/client/node';
-import type { StdioClientTransport } from '@twofold/transports/stdio';
+import type { StdioClientTransport } from '@twofold/transports/node';
 import { afterEach } from 'vitest';
 import {
   expectNoLeftovers,

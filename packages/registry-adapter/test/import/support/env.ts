@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type StdioServerOptions, stdioServer } from '@twofold/client/node';
-import type { StdioClientTransport } from '@twofold/transports/stdio';
+import type { StdioClientTransport } from '@twofold/transports/node';
 import { afterEach } from 'vitest';
 import {
   expectNoLeftovers,
