@@ -23,3 +23,30 @@ describe('built root entries', () => {
     });
   }
 });
+
+// The Node entries load both ways too. The deprecated `/stdio` aliases keep every name they
+// re-export from `/node`; as ESM they are the very same values (CJS bundles each entry apart).
+describe('built Node entries', () => {
+  const withEntry = (subpath: string) =>
+    publishedPackages().filter(({ json }) => json.exports?.[subpath] !== undefined);
+
+  for (const { json } of withEntry('./node')) {
+    it(`${json.name}/node loads as ESM and CJS with the same exports`, async () => {
+      const esm = (await import(`${json.name}/node`)) as Record<string, unknown>;
+      const cjs = require(`${json.name}/node`) as Record<string, unknown>;
+      expect(Object.keys(esm).length).toBeGreaterThan(0);
+      expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
+    });
+  }
+
+  for (const { json } of withEntry('./stdio')) {
+    it(`${json.name}/stdio (deprecated) gives what ${json.name}/node gives`, async () => {
+      const node = new Map(Object.entries(await import(`${json.name}/node`)));
+      const stdio = Object.entries((await import(`${json.name}/stdio`)) as object);
+      expect(stdio.length).toBeGreaterThan(0);
+      for (const [name, value] of stdio) expect(value, name).toBe(node.get(name));
+      const cjsNames = Object.keys(require(`${json.name}/node`) as object);
+      expect(cjsNames).toEqual(expect.arrayContaining(Object.keys(require(`${json.name}/stdio`))));
+    });
+  }
+});

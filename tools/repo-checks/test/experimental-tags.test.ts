@@ -5,7 +5,7 @@ import { untaggedExports } from '../src/experimental-tags';
 import { publishedPackages } from '../src/workspace';
 
 // DESIGN.md: every export of an `./experimental` entry carries an `@experimental` TSDoc tag.
-// Named Node-only subpaths (e.g. `@twofold/transports/stdio`) are experimental as a whole too;
+// Named Node-only subpaths (e.g. `@twofold/transports/node`) are experimental as a whole too;
 // only the root entry is stable.
 const entries = publishedPackages().flatMap((pkg) =>
   Object.keys(pkg.json.exports ?? {})

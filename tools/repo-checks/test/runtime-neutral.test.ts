@@ -2,7 +2,7 @@
 // source file, every file reachable through relative imports is scanned, and an import of a
 // Node builtin (`node:*` or a bare builtin name), a `/// <reference types="node" />`, or an import
 // of a twofold entry point not listed below fails the test. Node-only code belongs on named
-// subpaths (e.g. `@twofold/transports/stdio`), which are not checked here.
+// subpaths (one `/node` per package, e.g. `@twofold/server/node`), which are not checked here.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,17 @@ describe('runtime-neutral entry points', () => {
     for (const { json } of packages) expect(neutralEntries.has(json.name), json.name).toBe(true);
   });
 
+  it('treats every /node entry, and the deprecated /stdio aliases, as Node-only', () => {
+    const nodeOnly = packages.flatMap(({ json }) =>
+      Object.keys(json.exports ?? {})
+        .filter((key) => key === './node' || key === './stdio')
+        .map((key) => `${json.name}${key.slice(1)}`),
+    );
+    expect(nodeOnly).toContain('@twofold/server/node');
+    expect(nodeOnly).toContain('@twofold/transports/node');
+    for (const specifier of nodeOnly) expect(neutralEntries.has(specifier), specifier).toBe(false);
+  });
+
   for (const specifier of neutralEntries) {
     it(`${specifier} imports no Node module`, () => {
       const [, base, subpath] = specifier.split('/');
@@ -61,8 +72,7 @@ describe('runtime-neutral checker', () => {
     [join(dir, 'index.ts')]: "export * from './a.js';\nexport { b } from './b';\n",
     [join(dir, 'a.ts')]: "// import 'node:fs' in a comment is fine\nexport const a = 1;\n",
     [join(dir, 'b', 'index.ts')]: "import type { Server } from 'node:http';\nexport const b = 2;\n",
-    [join(dir, 'c.ts')]:
-      "import { spawn } from 'child_process';\nimport '@twofold/transports/stdio';\n",
+    [join(dir, 'c.ts')]: "import { spawn } from 'child_process';\nimport '@twofold/server/node';\n",
   };
   const read: ReadSource = (path) => files[path];
 
@@ -78,7 +88,7 @@ describe('runtime-neutral checker', () => {
 
   it('flags bare builtin names and non-neutral twofold entries', () => {
     const reasons = checkRuntimeNeutral(join(dir, 'c.ts'), read, new Set(['@twofold/protocol']));
-    expect(reasons.map((v) => v.specifier)).toEqual(['child_process', '@twofold/transports/stdio']);
+    expect(reasons.map((v) => v.specifier)).toEqual(['child_process', '@twofold/server/node']);
   });
 
   it('accepts a file without Node imports', () => {
