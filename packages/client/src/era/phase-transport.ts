@@ -15,7 +15,7 @@ import type {
   TransportSendOptions,
 } from '@twofold/protocol/experimental';
 
-/** Wraps one transport while a connect attempt runs; inert once `endConnectPhase()` is called. */
+/** Wraps one transport while a connect attempt runs; the kept connection then unwraps it. */
 export class ConnectPhaseTransport implements Transport {
   onmessage?: (message: JsonRpcMessage, context?: MessageContext) => void;
   onerror?: (error: Error) => void;
@@ -24,7 +24,6 @@ export class ConnectPhaseTransport implements Transport {
   readonly inner: Transport;
   /** The HTTP status of the last error response delivered during the connect phase. */
   lastErrorStatus: number | undefined;
-  #active = true;
   readonly #outstanding = new Set<RequestId>();
 
   constructor(inner: Transport) {
@@ -43,7 +42,7 @@ export class ConnectPhaseTransport implements Transport {
   }
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.#active && 'method' in message && 'id' in message) this.#outstanding.add(message.id);
+    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
     return this.inner.send(message, options);
   }
 
@@ -51,14 +50,8 @@ export class ConnectPhaseTransport implements Transport {
     return this.inner.close();
   }
 
-  /** The session owns the connection from now on: stop tracking. */
-  endConnectPhase(): void {
-    this.#active = false;
-    this.#outstanding.clear();
-  }
-
   #deliver(message: JsonRpcMessage, context: MessageContext | undefined): void {
-    if (this.#active && !('method' in message)) {
+    if (!('method' in message)) {
       this.onmessage?.(this.#adopt(message, context), context);
       return;
     }

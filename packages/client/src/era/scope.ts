@@ -119,7 +119,9 @@ export class ConnectScope {
       const established = await Promise.race([task, expired]);
       this.#done = true;
       clearTimeout(timer);
-      this.#live.get(established.connection)?.endConnectPhase();
+      const phase = this.#live.get(established.connection);
+      // The session owns the connection from now on: the connect-phase wrapper leaves the chain.
+      if (phase !== undefined) established.connection.unwrapTransport(phase.inner);
       this.#live.delete(established.connection);
       await this.#closeAll();
       return established.session;

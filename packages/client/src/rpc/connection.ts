@@ -38,8 +38,7 @@ const NON_FATAL_CODES: ReadonlySet<string> = new Set([
  * @experimental
  */
 export class RpcConnection {
-  /** The transport this connection owns (its callbacks are set by the constructor). */
-  readonly transport: Transport;
+  #transport: Transport;
   readonly #options: RpcConnectionOptions;
   readonly #handlers: Handlers;
   readonly #pending = new PendingTable();
@@ -55,7 +54,7 @@ export class RpcConnection {
   #closing: Promise<void> | undefined;
 
   constructor(transport: Transport, options: RpcConnectionOptions) {
-    this.transport = transport;
+    this.#transport = transport;
     this.#options = options;
     const { onRequest, onNotification, onError, onClose } = options;
     this.#handlers = { onRequest, onNotification, onError, onClose };
@@ -65,6 +64,24 @@ export class RpcConnection {
       report: (error) => this.#report(error),
       isClosed: () => this.#closed,
     });
+    this.#bind(transport);
+  }
+
+  /** The transport this connection owns (its callbacks are set by the connection). */
+  get transport(): Transport {
+    return this.#transport;
+  }
+
+  /**
+   * Continues on `inner`, the transport the current one wraps, which then leaves the chain:
+   * from now on messages go straight between `inner` and this connection.
+   */
+  unwrapTransport(inner: Transport): void {
+    this.#transport = inner;
+    this.#bind(inner);
+  }
+
+  #bind(transport: Transport): void {
     transport.onmessage = (message, context) => this.#receive(message, context);
     transport.onerror = (error) => this.#transportError(error);
     transport.onclose = () => this.#transportClosed();
