@@ -3,7 +3,6 @@
 // builds the packages before this test (devDependencies).
 import { createRequire } from 'node:module';
 import { inspect } from 'node:util';
-import { ProtocolError } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { publishedPackages } from '../src/workspace.ts';
 
@@ -27,10 +26,72 @@ describe('exported class names', () => {
       }
     });
   }
+});
 
-  it('prints a ProtocolError under its own name', () => {
-    expect(inspect(new ProtocolError(-32600, 'Invalid request'))).toMatch(
-      /^ProtocolError: Invalid request/,
-    );
+type ErrorClass = new (...args: unknown[]) => Error;
+
+interface ExportedErrorClass {
+  /** The entry exporting it, e.g. `@twofold/client/experimental`. */
+  where: string;
+  name: string;
+  value: ErrorClass;
+}
+
+/** One plausible instance of each exported error class: a new error class needs a line here. */
+const errorSamples: Record<string, (Class: ErrorClass) => Error> = {
+  AuthorizationError: (E) => new E('token', 'the token endpoint answered 400'),
+  CliError: (E) => new E(69, 'cannot reach the server'),
+  HeaderMismatchError: (E) => new E('Mcp-Name does not match the body', { header: 'Mcp-Name' }),
+  InputResponseError: (E) => new E('confirm', ['expected a boolean']),
+  InputRoundsExceededError: (E) => new E('book', 8),
+  InvalidTokenError: (E) => new E(),
+  LocalError: (E) => new E('REQUEST_TIMEOUT', 'Request tools/call timed out after 60000 ms'),
+  McpConfigError: (E) => new E([{ path: 'mcpServers.docs', message: 'command is missing' }]),
+  MissingRequiredClientCapabilityError: (E) => new E({ elicitation: {} }),
+  OperationError: (E) => new E('not-found', 'Unknown tool: search'),
+  ProtocolError: (E) => new E(-32600, 'Invalid request'),
+  ToolInputRequiredError: (E) =>
+    new E('book', {}, { resultType: 'input_required', inputRequests: {}, state: null }),
+  ToolNameConflictError: (E) => new E('search', ['docs', 'tickets']),
+  ToolUnavailableError: (E) => new E('search', 'docs', 'disconnected'),
+  UnsupportedProtocolVersionError: (E) => new E(['2026-07-28'], '2099-01-01'),
+};
+
+/** Every exported class whose prototype chain reaches `Error`, from every entry of every package. */
+async function exportedErrorClasses(): Promise<ExportedErrorClass[]> {
+  const found: ExportedErrorClass[] = [];
+  for (const { json } of publishedPackages()) {
+    for (const subpath of Object.keys(json.exports ?? {})) {
+      if (subpath === './package.json') continue;
+      const where = `${json.name}${subpath.slice(1)}`;
+      const entry = (await import(where)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(entry)) {
+        if (typeof value === 'function' && value.prototype instanceof Error) {
+          found.push({ where, name, value: value as ErrorClass });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+describe('exported error classes', () => {
+  it('print under their own name', async () => {
+    const classes = await exportedErrorClasses();
+    expect(classes.length).toBeGreaterThan(0);
+    const misprinted: string[] = [];
+    for (const { where, name, value } of classes) {
+      const sample = errorSamples[name];
+      if (!sample) {
+        misprinted.push(`${where}: ${name} has no entry in errorSamples`);
+        continue;
+      }
+      const printed = inspect(sample(value));
+      // `Name: …`; a subclass that keeps its parent's `name` prints `Name [Parent]: …`.
+      if (!new RegExp(`^${name}\\b`).test(printed)) {
+        misprinted.push(`${where}: ${name} prints as ${printed}`);
+      }
+    }
+    expect(misprinted).toEqual([]);
   });
 });

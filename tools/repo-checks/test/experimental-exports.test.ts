@@ -1,0 +1,188 @@
+// Pins every package's experimental export list, so that adding or removing an export is a
+// deliberate edit of this file. Reads the built entries (turbo builds the packages before this
+// test): what users import, not what the sources say.
+import { describe, expect, it } from 'vitest';
+
+/** The sorted export names of a package's built `./experimental` entry. */
+async function exportNames(pkg: string): Promise<string[]> {
+  const entry = (await import(`${pkg}/experimental`)) as Record<string, unknown>;
+  return Object.keys(entry).sort();
+}
+
+describe('experimental export lists', () => {
+  it('@twofold/cli/experimental', async () => {
+    expect(await exportNames('@twofold/cli')).toEqual([
+      'CliError',
+      'EXIT',
+      'doctorExitCode',
+      'exitCodeFor',
+      'formatDoctorReport',
+      'listDoctorChecks',
+      'processIo',
+      'runCli',
+      'runDoctor',
+      'startHttpBridge',
+      'startStdioBridge',
+      'summarizeChecks',
+    ]);
+  });
+
+  it('@twofold/client/experimental', async () => {
+    expect(await exportNames('@twofold/client')).toEqual([
+      'AuthorizationError',
+      'InMemoryCacheStore',
+      'InMemoryTokenStore',
+      'McpClient',
+      'OAuthProvider',
+      'restoreVerdict',
+      'storeVerdict',
+    ]);
+  });
+
+  it('@twofold/protocol/experimental', async () => {
+    expect(await exportNames('@twofold/protocol')).toEqual([
+      'CACHEABLE_METHODS',
+      'ErrorCode',
+      'HeaderMismatchError',
+      'INPUT_REQUIRED_METHODS',
+      'JSONRPC_VERSION',
+      'LATEST_LEGACY_VERSION',
+      'LATEST_VERSION',
+      'LEGACY_VERSIONS',
+      'LOGGING_LEVELS',
+      'LocalError',
+      'LocalErrorCode',
+      'MCP_METHOD_HEADER',
+      'MCP_NAME_HEADER',
+      'MCP_PARAM_HEADER_PREFIX',
+      'MCP_PROTOCOL_VERSION_HEADER',
+      'MCP_SESSION_ID_HEADER',
+      'META_KEYS',
+      'MODERN_VERSIONS',
+      'MissingRequiredClientCapabilityError',
+      'ProtocolError',
+      'ResultType',
+      'SUPPORTED_VERSIONS',
+      'UnsupportedProtocolVersionError',
+      'buildRequestHeaders',
+      'buildRequestMeta',
+      'checkRequestHeaders',
+      'classifyHttpProbe',
+      'classifyInbound',
+      'classifyLegacyInitializeStatus',
+      'classifyStdioProbe',
+      'collectHeaderParams',
+      'createErrorResponse',
+      'createNotification',
+      'createRequest',
+      'createResultResponse',
+      'decodeHeaderValue',
+      'decodeMessage',
+      'encodeArgumentForHeader',
+      'encodeHeaderValue',
+      'encodeParamValue',
+      'eraOf',
+      'findMethod',
+      'getWire',
+      'isLegacyVersion',
+      'isModernVersion',
+      'isRequestId',
+      'isSupportedVersion',
+      'mcpNameFor',
+      'parseMessage',
+      'parseParams',
+      'parseResult',
+      'protocolVersionOf',
+      'readCacheHints',
+      'readRequestEnvelope',
+      'readTraceContext',
+      'resultTypeOf',
+      'routeHttpPost',
+      'selectLegacyVersion',
+      'selectMutualVersion',
+      'subscriptionIdOf',
+      'withServerInfo',
+    ]);
+  });
+
+  it('@twofold/registry-adapter/experimental', async () => {
+    expect(await exportNames('@twofold/registry-adapter')).toEqual([
+      'DEFAULT_NAME_RULES',
+      'InMemoryToolRegistry',
+      'InputRoundsExceededError',
+      'McpConfigError',
+      'McpToolProvider',
+      'ToolNameConflictError',
+      'ToolUnavailableError',
+      'annotationsFor',
+      'checkMcpConfig',
+      'closestName',
+      'defineTool',
+      'filterVerdict',
+      'fitName',
+      'httpServerEntrySchema',
+      'isSecretKeyName',
+      'isValidName',
+      'matchesFilter',
+      'matchesGlob',
+      'mcpConfigJsonSchema',
+      'mcpConfigSchema',
+      'normalizeSchema',
+      'parseJsonObject',
+      'parseMcpConfig',
+      'parseMcpConfigText',
+      'parseServerEntry',
+      'planNames',
+      'redactSecrets',
+      'resolveNameRules',
+      'resolveSecrets',
+      'restartPolicySchema',
+      'sanitizeName',
+      'secretIssues',
+      'serverEntrySchema',
+      'serverFromRegistry',
+      'shortenName',
+      'stdioServerEntrySchema',
+      'storedVerdictSchema',
+      'toolFilterSchema',
+    ]);
+  });
+
+  it('@twofold/server/experimental', async () => {
+    expect(await exportNames('@twofold/server')).toEqual([
+      'InMemoryChangeBus',
+      'InputRequired',
+      'InputResponseError',
+      'InvalidTokenError',
+      'McpServer',
+      'OperationError',
+      'RegistryOperations',
+      'RequestStateCodec',
+      'compileSchema',
+      'compileToolInputSchema',
+      'createServerHttpHandler',
+      'handleModernRequest',
+      'jwtVerifier',
+      'serveTransport',
+      'startLegacySession',
+      'zodSchemaOf',
+    ]);
+  });
+
+  it('@twofold/transports/experimental', async () => {
+    expect(await exportNames('@twofold/transports')).toEqual([
+      'DEFAULT_INVALID_LINE_PREVIEW_CHARS',
+      'DEFAULT_MAX_MESSAGE_BYTES',
+      'HttpServerTransport',
+      'InMemoryEventStore',
+      'MAX_AUTHORIZATION_RETRIES',
+      'NdjsonDecoder',
+      'SseParser',
+      'createHttpHandler',
+      'createInMemoryPair',
+      'encodeNdjsonLine',
+      'encodeSseComment',
+      'encodeSseEvent',
+    ]);
+  });
+});
