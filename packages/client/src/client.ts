@@ -60,6 +60,16 @@ type Page = { cursor?: string };
  * A dual-era MCP client. Connect with `McpClient.connect(target, options)`, where the target
  * comes from `@twofold/client/node` (`stdioServer`, `httpServer`) or wraps any `Transport`.
  *
+ * @example
+ * ```ts
+ * const client = await McpClient.connect(
+ *   stdioServer({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }),
+ *   { clientInfo: { name: 'my-app', version: '1.0.0' } },
+ * );
+ * const result = await client.callTool('get-sum', { a: 1, b: 2 }, { timeoutMs: 10_000 });
+ * console.log(client.era, result.content);
+ * await client.close();
+ * ```
  * @experimental
  */
 export class McpClient {

@@ -49,6 +49,16 @@ export interface ErrorObject {
 /**
  * An error that travels as a JSON-RPC error response.
  *
+ * @example
+ * ```ts
+ * try {
+ *   await client.callTool('get_forecast', { city: 'Paris' });
+ * } catch (error) {
+ *   if (error instanceof ProtocolError && error.code === ErrorCode.InvalidParams) {
+ *     console.error('rejected by the server:', error.message, error.data);
+ *   } else throw error;
+ * }
+ * ```
  * @experimental
  */
 export class ProtocolError extends Error {

@@ -63,6 +63,15 @@ function offered<V extends string>(
  * by template text (comparing UTF-16 code units); cursors carry a position, so they stay valid
  * on another instance registering the same items.
  *
+ * @example
+ * ```ts
+ * import { McpServer } from '@twofold/server/experimental';
+ * import { serveHttp, serveStdio } from '@twofold/server/node';
+ *
+ * const server = new McpServer({ name: 'weather', version: '1.0.0' });
+ * server.registerTool({ name: 'ping', handler: () => 'pong' });
+ * await serveStdio(server); // or: const endpoint = await serveHttp(server, { port: 3000 });
+ * ```
  * @experimental
  */
 export class McpServer {
@@ -117,6 +126,16 @@ export class McpServer {
    * the handler runs (a failure is an `isError` result), and a handler that throws yields an
    * `isError` result with its message, except for a `ProtocolError`, which stays a protocol
    * error. With an output schema, `structuredContent` is required and validated.
+   *
+   * @example
+   * ```ts
+   * server.registerTool({
+   *   name: 'get_forecast',
+   *   description: 'Forecast for a city',
+   *   inputSchema: z.object({ city: z.string(), days: z.number().int().min(1).default(1) }),
+   *   handler: ({ city, days }) => `${city}: sunny for ${days} day(s)`,
+   * });
+   * ```
    */
   registerTool<Schema extends StandardSchemaV1>(
     definition: Omit<ToolDefinition<StandardSchemaV1.InferOutput<Schema>>, 'inputSchema'> & {
@@ -128,7 +147,19 @@ export class McpServer {
     return this.registry.addTool(createToolEntry(definition));
   }
 
-  /** Registers a static resource, keyed by its URI (read by exact URI, before templates). */
+  /**
+   * Registers a static resource, keyed by its URI (read by exact URI, before templates).
+   *
+   * @example
+   * ```ts
+   * server.registerResource({
+   *   uri: 'weather://cities',
+   *   name: 'cities',
+   *   mimeType: 'text/plain',
+   *   read: (uri) => ({ contents: [{ uri: uri.href, text: 'Lima, Oslo, Paris' }] }),
+   * });
+   * ```
+   */
   registerResource(definition: ResourceDefinition): Registered {
     return this.registry.addResource(createResourceEntry(definition));
   }
@@ -145,6 +176,17 @@ export class McpServer {
    * Registers a prompt. Arguments are a list, or a schema whose top-level properties are the
    * arguments (their values arrive as strings). Missing required arguments are an invalid-
    * params error.
+   *
+   * @example
+   * ```ts
+   * server.registerPrompt({
+   *   name: 'plan_trip',
+   *   arguments: z.object({ city: z.string() }),
+   *   get: ({ city }) => ({
+   *     messages: [{ role: 'user', content: { type: 'text', text: `Plan a day in ${city}.` } }],
+   *   }),
+   * });
+   * ```
    */
   registerPrompt<Args = Record<string, string>>(definition: PromptDefinition<Args>): Registered;
   registerPrompt(definition: PromptDefinition<never>): Registered {

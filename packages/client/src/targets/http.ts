@@ -44,6 +44,14 @@ export interface HttpServerOptions {
  * Streamable HTTP, then to HTTP+SSE, as the server's answers require. Messages name it by its
  * origin and path.
  *
+ * @example
+ * ```ts
+ * const target = httpServer({
+ *   url: 'https://mcp.example.com/mcp',
+ *   headers: { 'X-Api-Key': process.env.API_KEY ?? '' },
+ * });
+ * const client = await McpClient.connect(target, { clientInfo: { name: 'my-app', version: '1.0.0' } });
+ * ```
  * @experimental
  */
 export function httpServer(options: HttpServerOptions): ServerTarget {

@@ -27,6 +27,15 @@ const CLIENT_INFO = { name: 'twofold-registry-adapter', version: __TWOFOLD_VERSI
 /**
  * Supervises the servers of an `mcp.json` and keeps their tools in `registry`.
  *
+ * @example
+ * ```ts
+ * import { ServerManager } from '@twofold/registry-adapter/node';
+ *
+ * const manager = await ServerManager.fromFile('mcp.json', { watch: true });
+ * await manager.start(); // a server that cannot start is logged and retried, not thrown
+ * for (const tool of manager.registry.list()) console.log(tool.name, 'from', tool.origin?.server);
+ * await manager.close();
+ * ```
  * @experimental
  */
 export class ServerManager {

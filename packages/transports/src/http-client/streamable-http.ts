@@ -49,6 +49,19 @@ const SESSION_ID_RE = /^[\x21-\x7e]+$/;
  * as `CONNECTION_CLOSED` with `details.requestId` (modern: the request must be re-sent; legacy:
  * only after resumption failed).
  *
+ * @example
+ * ```ts
+ * const url = 'http://127.0.0.1:3000/mcp';
+ * const transport = new StreamableHttpClientTransport({ url, era: 'modern' });
+ * transport.onmessage = (message) => console.log(JSON.stringify(message));
+ * await transport.start();
+ * await transport.send(
+ *   createRequest(1, 'tools/list', {
+ *     _meta: buildRequestMeta({ protocolVersion: LATEST_VERSION, clientCapabilities: {} }),
+ *   }),
+ * );
+ * await transport.close();
+ * ```
  * @experimental
  */
 export class StreamableHttpClientTransport implements Transport {

@@ -66,6 +66,18 @@ export interface StdioServerTransportOptions extends NdjsonStreamOptions {
  * process's own stdout is flushed but never ended. Input is not read while the output is over
  * `outputHighWaterMarkBytes`.
  *
+ * @example
+ * ```ts
+ * const transport = new StdioServerTransport({ maxMessageBytes: 1024 * 1024 });
+ * transport.onmessage = (message) => {
+ *   if ('method' in message && 'id' in message) {
+ *     const error = { code: ErrorCode.MethodNotFound, message: `no ${message.method} here` };
+ *     void transport.send(createErrorResponse(message.id, error));
+ *   }
+ * };
+ * transport.onclose = () => console.error('client gone');
+ * await transport.start();
+ * ```
  * @experimental
  */
 export class StdioServerTransport extends NdjsonStreamTransport {
