@@ -22,16 +22,22 @@ describe('the wire tour (one modern request checked by the server, step by step)
 });
 
 describe('README examples', () => {
+  // `<package>.ts` or `<package>.<topic>.ts`: an example shown in that package's README.
   const files = readdirSync(join(root, 'src', 'readme')).filter((f) => f.endsWith('.ts'));
-  it.each(files)('%s is the example of its package README, verbatim', (file) => {
-    const readme = readFileSync(
-      join(repo, 'packages', file.replace(/\.ts$/, ''), 'README.md'),
-      'utf8',
-    );
-    const code = readFileSync(join(root, 'src', 'readme', file), 'utf8').trimEnd();
-    expect(readme).toContain(`\`\`\`ts\n${code}\n\`\`\``);
+  const packageOf = (file: string) => file.slice(0, file.indexOf('.'));
+  // Servers that other examples start on stdio: they run through those, not alone.
+  const spawned = new Set(['server.stdio.ts']);
+  const source = (file: string) => readFileSync(join(root, 'src', 'readme', file), 'utf8');
+
+  it.each(files)('%s is an example of its package README, verbatim', (file) => {
+    const readme = readFileSync(join(repo, 'packages', packageOf(file), 'README.md'), 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${source(file).trimEnd()}\n\`\`\``);
   });
-  it.each(files)('%s runs', (file) => {
+  it.each(files.filter((file) => !spawned.has(file)))('%s runs', (file) => {
     expect(run(join('src', 'readme', file))).not.toBe('');
+  });
+  it.each([...spawned])('%s is started by an example that runs', (file) => {
+    const starters = files.filter((f) => !spawned.has(f) && source(f).includes(`'./${file}'`));
+    expect(starters).not.toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { McpClient } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { createServerHttpHandler, InputRequired, McpServer } from '@twofold/server/experimental';
-import { serve } from '@twofold/transports/node';
+import { InputRequired, McpServer } from '@twofold/server/experimental';
+import { serveHttp } from '@twofold/server/node';
 import { z } from 'zod';
 
 // A server with one tool that asks the user before answering.
@@ -26,7 +26,7 @@ server.registerTool({
     return `Hello, ${answer.content?.name ?? 'stranger'}!`;
   },
 });
-const endpoint = await serve(createServerHttpHandler(server));
+const endpoint = await serveHttp(server, { port: 0 });
 
 // The same client code reaches the server in either era: `auto` detects it (here: modern);
 // pinning `legacy` speaks the initialize handshake instead. The handler answers both.

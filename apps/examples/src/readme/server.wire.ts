@@ -4,12 +4,12 @@ import {
   type JsonRpcMessage,
   LATEST_VERSION,
 } from '@twofold/protocol/experimental';
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { serveHttp } from '@twofold/server/node';
 import { StreamableHttpClientTransport } from '@twofold/transports/http';
-import { serve } from '@twofold/transports/node';
 import { z } from 'zod';
 
-// One server, written once: modern clients call it statelessly, legacy clients get sessions.
+// The weather server again, reached by a bare transport instead of McpClient.
 const server = new McpServer({ name: 'weather', version: '1.0.0' });
 server.registerTool({
   name: 'get_forecast',
@@ -17,9 +17,9 @@ server.registerTool({
   inputSchema: z.object({ city: z.string(), days: z.number().int().min(1).max(7).default(1) }),
   handler: ({ city, days }) => `${city}: sunny for ${days} day(s)`,
 });
-const endpoint = await serve(createServerHttpHandler(server));
+const endpoint = await serveHttp(server, { port: 0 });
 
-// A modern client's tools/call, answered with resultType, serverInfo and the text result.
+// A modern tools/call by hand; the answer carries resultType, serverInfo and the text.
 const client = new StreamableHttpClientTransport({ url: endpoint.url, era: 'modern' });
 const answered = new Promise<JsonRpcMessage>((resolve) => {
   client.onmessage = resolve;
