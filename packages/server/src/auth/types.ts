@@ -58,6 +58,8 @@ export type TokenVerifier = (token: string, request: Request) => Promise<AuthInf
  * @experimental
  */
 export class InvalidTokenError extends LocalError {
+  override readonly name = 'InvalidTokenError';
+
   constructor(message = 'The access token is not valid') {
     super(LocalErrorCode.Unauthorized, message);
   }
