@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 
+export { decodeBase64Url, encodeBase64Url } from './base64';
 export {
   classifyInbound,
   type HttpPostFacts,
@@ -48,6 +49,9 @@ export {
   type DecodedMessage,
   type DecodeResult,
   decodeMessage,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   isRequestId,
   JSONRPC_VERSION,
   type JsonRpcErrorResponse,
@@ -103,6 +107,7 @@ export {
 } from './results';
 export type { MessageContext, Transport, TransportSendOptions } from './transport';
 export type * from './types';
+export { isRecord } from './util';
 export {
   type Era,
   eraOf,

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 
+import { base64ToBytes, bytesToBase64 } from './base64';
 import { isRecord } from './util';
 import { META_KEYS } from './wire/messages';
 import type { McpHeaderParam } from './x-mcp-header';
@@ -97,15 +98,6 @@ function fieldValueProblem(value: string): string | undefined {
   return undefined;
 }
 
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = '';
-  // Chunked so a long value cannot overflow the argument list of fromCharCode.
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}
-
 /**
  * Encodes a string for `Mcp-Name` or `Mcp-Param-*`. A value of printable ASCII without leading or
  * trailing space is sent as is; anything else (non-ASCII, control characters including HTAB,
@@ -141,9 +133,7 @@ export function decodeHeaderValue(raw: string): HeaderDecodeResult {
   if (!BASE64_RE.test(payload)) {
     return { ok: false, reason: 'sentinel payload is not padded standard base64' };
   }
-  const binary = atob(payload);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const bytes = base64ToBytes(payload);
   // Non-zero pad bits would give one value two spellings; only the canonical one is accepted.
   if (bytesToBase64(bytes) !== payload) {
     return { ok: false, reason: 'sentinel payload is not canonical base64' };

@@ -102,6 +102,38 @@ export function isRequestId(value: unknown): value is RequestId {
 }
 
 /**
+ * Whether a message is a request (it has a method and an id, so it expects a response).
+ *
+ * @experimental
+ */
+export function isJsonRpcRequest(message: JsonRpcMessage): message is JsonRpcRequest {
+  return 'method' in message && 'id' in message && message.id !== undefined;
+}
+
+/**
+ * Whether a message is a notification (a method without an id, never answered). A request is
+ * shaped like a notification too, so the type narrows only where this holds: to sort all three
+ * kinds, test {@link isJsonRpcRequest} and {@link isJsonRpcResponse}; what is left is a
+ * notification.
+ *
+ * @experimental
+ */
+export function isJsonRpcNotification(
+  message: JsonRpcMessage,
+): message is JsonRpcNotification & { id?: undefined } {
+  return 'method' in message && !isJsonRpcRequest(message);
+}
+
+/**
+ * Whether a message is a response (a result or an error, no method).
+ *
+ * @experimental
+ */
+export function isJsonRpcResponse(message: JsonRpcMessage): message is JsonRpcResponse {
+  return !('method' in message);
+}
+
+/**
  * Classifies a parsed JSON value as a JSON-RPC message, checking the envelope only.
  *
  * @experimental

@@ -3,7 +3,13 @@
  * decides whether a server is modern, needs another version, is legacy, or failed. Pure
  * functions; the client performs the I/O.
  */
-import { ErrorCode, type ErrorObject, LocalErrorCode } from './errors';
+import {
+  ErrorCode,
+  type ErrorObject,
+  LocalErrorCode,
+  ProtocolError,
+  UnsupportedProtocolVersionError,
+} from './errors';
 import { isRecord } from './util';
 import {
   LEGACY_VERSIONS,
@@ -154,11 +160,9 @@ export function classifyLegacyInitializeStatus(
 
 /** -32022 is the one error that proves a modern server on any transport. */
 function classifyProbeError(error: ErrorObject, options: ProbeOptions): ProbeVerdict | undefined {
-  if (error.code !== ErrorCode.UnsupportedProtocolVersion) return undefined;
-  const data = isRecord(error.data) ? error.data : {};
-  const supported = Array.isArray(data.supported)
-    ? data.supported.filter((v) => typeof v === 'string')
-    : [];
+  const rejection = ProtocolError.fromErrorObject(error);
+  if (!(rejection instanceof UnsupportedProtocolVersionError)) return undefined;
+  const { supported } = rejection;
   const modern = selectMutualVersion(supported, options.modern ?? MODERN_VERSIONS);
   // Even the very version just sent is retried (the server may have rejected something else
   // about the request, e.g. a missing header): the caller allows one retry, so it cannot loop.

@@ -6,6 +6,10 @@ import {
   createRequest,
   createResultResponse,
   decodeMessage,
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcMessage,
   parseMessage,
 } from '../src/jsonrpc';
 
@@ -97,5 +101,21 @@ describe('builders', () => {
       jsonrpc: '2.0',
       error: { code: -32700, message: 'Parse error' },
     });
+  });
+});
+
+describe('message-kind guards', () => {
+  it.each<[string, JsonRpcMessage]>([
+    ['request', createRequest(1, 'ping')],
+    ['request', createRequest('a', 'tools/list', {})],
+    ['notification', createNotification('notifications/initialized')],
+    ['response', createResultResponse(2, {})],
+    ['response', createErrorResponse(undefined, { code: -32700, message: 'Parse error' })],
+  ])('tell a %s apart', (kind, message) => {
+    expect([
+      isJsonRpcRequest(message) ? 'request' : undefined,
+      isJsonRpcNotification(message) ? 'notification' : undefined,
+      isJsonRpcResponse(message) ? 'response' : undefined,
+    ]).toEqual(['request', 'notification', 'response'].map((k) => (k === kind ? k : undefined)));
   });
 });
