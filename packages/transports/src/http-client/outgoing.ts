@@ -1,6 +1,7 @@
 /** Checks shared by the HTTP client transports before anything goes on the wire. */
 import {
   decodeMessage,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   LocalError,
   LocalErrorCode,
@@ -42,7 +43,7 @@ export function encodeOutgoing(message: JsonRpcMessage): OutgoingMessage {
       cause,
     });
   }
-  const method = 'method' in decoded.message ? decoded.message.method : undefined;
+  const method = isJsonRpcResponse(decoded.message) ? undefined : decoded.message.method;
   const id = decoded.kind === 'request' ? decoded.message.id : undefined;
   return { kind: decoded.kind, body, method, id };
 }

@@ -4,6 +4,7 @@
  * session's GET stream (kept open with reconnection).
  */
 import {
+  isJsonRpcResponse,
   type JsonRpcMessage,
   LocalError,
   LocalErrorCode,
@@ -150,7 +151,7 @@ export class ResponseStreams {
       {
         onMessage: (message) => {
           this.host.deliver(message, { ...context, ...this.host.sessionContext() });
-          return requestId !== undefined && !('method' in message) && message.id === requestId;
+          return requestId !== undefined && isJsonRpcResponse(message) && message.id === requestId;
         },
         onInvalid: (error) => this.host.report(error),
         onActivity: () => {

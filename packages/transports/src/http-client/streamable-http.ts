@@ -7,6 +7,7 @@
  */
 import {
   buildRequestHeaders,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   LATEST_VERSION,
   LocalError,
@@ -228,7 +229,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   /** Modern: the request metadata headers of the message. Legacy: none. */
   private messageHeaders(message: JsonRpcMessage): Record<string, string> {
-    if (this.era === 'legacy' || !('method' in message)) return {};
+    if (this.era === 'legacy' || isJsonRpcResponse(message)) return {};
     const version = protocolVersionOf(message.params) ?? this.version ?? LATEST_VERSION;
     const tool = message.method === 'tools/call' ? message.params?.name : undefined;
     const params = typeof tool === 'string' ? (this.options.headerParams?.(tool) ?? []) : [];

@@ -6,6 +6,8 @@
 import {
   createErrorResponse,
   ErrorCode,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -72,13 +74,13 @@ export class HttpServerTransport implements Transport {
       throw new LocalError(LocalErrorCode.NotConnected, 'The HTTP server transport is not started');
     }
     if (this.state === 'closed') throw this.closedError();
-    if (!('method' in message)) {
+    if (isJsonRpcResponse(message)) {
       const exchange = message.id == null ? undefined : this.exchanges.get(message.id);
       if (exchange === undefined || message.id == null) throw this.noExchange(message.id);
       this.exchanges.delete(message.id);
       return exchange.respond(message);
     }
-    if ('id' in message) {
+    if (isJsonRpcRequest(message)) {
       throw new LocalError(LocalErrorCode.InvalidMessage, 'A modern server does not send requests');
     }
     const related = options.relatedRequestId;
@@ -101,7 +103,7 @@ export class HttpServerTransport implements Transport {
     message: JsonRpcRequest | JsonRpcNotification,
     exchange: HttpExchange,
   ): void | Promise<void> {
-    const id = 'id' in message ? message.id : undefined;
+    const id = isJsonRpcRequest(message) ? message.id : undefined;
     if (this.state !== 'open') {
       return id === undefined ? undefined : this.refuse(exchange, id, 'not accepting requests');
     }

@@ -3,7 +3,13 @@
  * ends: a peer that closed our stdin may still be reading stdout, so what it asked before is
  * answered before the channel closes.
  */
+
 import type { JsonRpcMessage, RequestId } from '@twofold/protocol/experimental';
+import {
+  isJsonRpcNotification,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+} from '@twofold/protocol/experimental';
 
 /** Request ids delivered and not yet answered (a count per id: a peer may reuse one). */
 export class PendingAnswers {
@@ -16,10 +22,9 @@ export class PendingAnswers {
 
   /** A message was delivered: a request opens its id, a cancellation settles the one it names. */
   delivered(message: JsonRpcMessage): void {
-    if (!('method' in message)) return;
-    if ('id' in message && message.id !== undefined) {
+    if (isJsonRpcRequest(message)) {
       this.#open.set(message.id, (this.#open.get(message.id) ?? 0) + 1);
-    } else if (message.method === 'notifications/cancelled') {
+    } else if (isJsonRpcNotification(message) && message.method === 'notifications/cancelled') {
       // A cancelled request gets no answer (the stdio cancellation rule of both eras).
       const requestId = message.params?.requestId;
       if (typeof requestId === 'string' || typeof requestId === 'number') this.#settle(requestId);
@@ -28,7 +33,7 @@ export class PendingAnswers {
 
   /** A message was sent: a response settles its id. */
   sent(message: JsonRpcMessage): void {
-    if ('method' in message || message.id === undefined || message.id === null) return;
+    if (!isJsonRpcResponse(message) || message.id === undefined || message.id === null) return;
     this.#settle(message.id);
   }
 

@@ -1,4 +1,5 @@
 /** Contract tests about what arrives: order, correlation, size and text fidelity. */
+import { isJsonRpcResponse } from '@twofold/protocol/experimental';
 import { expect } from 'vitest';
 import type { Call, ContractHarness } from './harness';
 import { CONTRACT_METHODS } from './responder';
@@ -97,7 +98,7 @@ export const deliveryTests = {
     await h.waitFor(call.sent, 'send() of the stream request');
     expect(await h.resultOf(call, 'the stream request')).toEqual({ count: RELATED_NOTIFICATIONS });
     const aboutCall = h.inbound.flatMap((message) => {
-      if (!('method' in message)) return message.id === call.id ? ['response'] : [];
+      if (isJsonRpcResponse(message)) return message.id === call.id ? ['response'] : [];
       return message.method === CONTRACT_METHODS.progress && message.params?.request === call.id
         ? [message.params.seq]
         : [];

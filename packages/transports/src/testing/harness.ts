@@ -6,6 +6,8 @@
 import {
   createNotification,
   createRequest,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type RequestId,
@@ -275,8 +277,9 @@ export class ContractHarness {
   }
 
   #route(message: JsonRpcMessage): void {
-    if ('method' in message) {
-      if ('id' in message) this.#violation(`the server sent a request (${message.method})`);
+    if (!isJsonRpcResponse(message)) {
+      if (isJsonRpcRequest(message))
+        this.#violation(`the server sent a request (${message.method})`);
       return;
     }
     if (message.id === undefined || message.id === null) {

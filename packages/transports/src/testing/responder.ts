@@ -9,6 +9,8 @@ import {
   createNotification,
   createResultResponse,
   ErrorCode,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcRequest,
   type Transport,
@@ -147,8 +149,8 @@ export function createContractResponder(transport: Transport): ContractResponder
     if (closeCount > 0) callbacksAfterClose++;
     const seq = 'params' in message ? message.params?.seq : undefined;
     if (typeof seq === 'number') seqs.push(seq);
-    if (!('method' in message)) unexpected++;
-    else if ('id' in message) handleRequest(message).catch(() => {});
+    if (isJsonRpcResponse(message)) unexpected++;
+    else if (isJsonRpcRequest(message)) handleRequest(message).catch(() => {});
     else if (message.method !== CONTRACT_METHODS.note) unexpected++;
   };
   transport.onerror = () => {

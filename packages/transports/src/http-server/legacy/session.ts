@@ -6,6 +6,7 @@
 import {
   type DecodedMessage,
   ErrorCode,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   LocalError,
   LocalErrorCode,
@@ -71,7 +72,7 @@ export class HttpLegacySession implements LegacySession {
       throw new LocalError(LocalErrorCode.NotConnected, 'The legacy HTTP session is not started');
     }
     if (this.state === 'closed') throw this.closedError();
-    if (!('method' in message)) {
+    if (isJsonRpcResponse(message)) {
       const request = message.id == null ? undefined : this.requests.get(message.id);
       if (request === undefined) {
         throw new LocalError(
