@@ -4,14 +4,18 @@
  * come from configuration and work across server instances; nothing cryptographic happens
  * before the first use.
  */
-import { createRequest, type JsonRpcResponse } from '@twofold/protocol/experimental';
+import {
+  createRequest,
+  decodeBase64Url,
+  encodeBase64Url,
+  type JsonRpcResponse,
+} from '@twofold/protocol/experimental';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InputRequired } from '../src/api';
 import type { RequestStateOptions } from '../src/core/options';
 import type { ReplayGuard } from '../src/core/shared-state';
 import { handleModernRequest } from '../src/modern/dispatch';
 import { RequestStateCodec } from '../src/mrtr/request-state';
-import { fromBase64Url, toBase64Url } from '../src/mrtr/sealing';
 import { McpServer } from '../src/server';
 import { modernParams } from './support/peer';
 import { errorOf, resultOf } from './support/responses';
@@ -25,7 +29,7 @@ afterEach(() => {
 
 /** The token's bytes as text: what a client that decodes the base64 can read. */
 function decoded(token: string): string {
-  const bytes = fromBase64Url(token);
+  const bytes = decodeBase64Url(token);
   if (bytes === undefined) throw new Error('not base64url');
   return new TextDecoder('latin1').decode(bytes);
 }
@@ -54,15 +58,15 @@ describe('the sealed state is confidential and authenticated', () => {
   it('refuses a state with any byte changed, or cut short', async () => {
     const codec = new RequestStateCodec({ key: 'k' });
     const token = await codec.seal(binding, { admin: false }, 1);
-    const bytes = fromBase64Url(token) as Uint8Array;
+    const bytes = decodeBase64Url(token) as Uint8Array;
     for (let index = 0; index < bytes.length; index += 1) {
       const changed = Uint8Array.from(bytes);
       changed[index] = (changed[index] as number) ^ 0x01;
-      const opened = await codec.open(toBase64Url(changed), binding);
+      const opened = await codec.open(encodeBase64Url(changed), binding);
       // The first byte names the format: changed, it is not a state of ours at all.
       expect(opened).toEqual({ ok: false, reason: index === 0 ? 'malformed' : 'bad-signature' });
     }
-    const cut = toBase64Url(bytes.subarray(0, bytes.length - 1));
+    const cut = encodeBase64Url(bytes.subarray(0, bytes.length - 1));
     expect(await codec.open(cut, binding)).toEqual({ ok: false, reason: 'bad-signature' });
     // None of those attempts used the state up.
     expect((await codec.open(token, binding)).ok).toBe(true);

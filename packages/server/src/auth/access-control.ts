@@ -4,7 +4,7 @@
  * every request and each item's on the message that names it (403), and the verified grant rides
  * along to the handlers. The token itself goes no further than `verifyToken`.
  */
-import type { JsonRpcMessage, JsonRpcRequest } from '@twofold/protocol/experimental';
+import { isJsonRpcRequest, type JsonRpcMessage } from '@twofold/protocol/experimental';
 import type { HttpAccessControl, HttpGrant } from '@twofold/transports/experimental';
 import type { Operations } from '../operations/types';
 import { checkScopes } from '../registry/checks';
@@ -91,8 +91,8 @@ export function createResourceServer(
   };
 
   const authorize = (message: JsonRpcMessage, grant: HttpGrant): Response | undefined => {
-    if (!('method' in message) || !('id' in message) || message.id === undefined) return undefined;
-    const needed = scopesNeeded(server.operations, message as JsonRpcRequest, endpointScopes);
+    if (!isJsonRpcRequest(message)) return undefined;
+    const needed = scopesNeeded(server.operations, message, endpointScopes);
     if (needed === endpointScopes) return undefined;
     const auth = grant.auth as AuthInfo;
     if (!missing(auth, needed)) return undefined;

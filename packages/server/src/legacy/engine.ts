@@ -12,6 +12,8 @@ import {
   findMethod,
   getWire,
   type Implementation,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -118,10 +120,9 @@ export class LegacyEngine {
   /** Handles one inbound message of the session. */
   receive(message: JsonRpcMessage, context?: MessageContext): void {
     if (this.disposed) return;
-    if ('method' in message) {
-      if ('id' in message) void this.answer(message as JsonRpcRequest, context);
-      else this.notified(message);
-    } else if (!this.outbound.settle(message)) {
+    if (isJsonRpcRequest(message)) void this.answer(message, context);
+    else if (!isJsonRpcResponse(message)) this.notified(message);
+    else if (!this.outbound.settle(message)) {
       this.report(new Error(`Response to an unknown request id ${JSON.stringify(message.id)}`));
     }
   }

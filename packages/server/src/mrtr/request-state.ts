@@ -7,12 +7,13 @@
  * and claims the state's nonce once, so a tampered, expired, re-targeted or replayed state is
  * rejected. WebCrypto only, so it runs on every runtime; no key is made before first use.
  */
+import { encodeBase64Url } from '@twofold/protocol/experimental';
 import type { RequestStateOptions } from '../core/options';
 import type { ReplayGuard } from '../core/shared-state';
 import { canonicalJson } from './canonical-json';
 import type { AskedInput } from './input-responses';
 import { DEFAULT_MAX_USED_STATES, MemoryReplayGuard } from './replay-guard';
-import { Sealer, toBase64Url } from './sealing';
+import { Sealer } from './sealing';
 
 /**
  * What a request is bound to: its method and the params that identify it (without `_meta`,
@@ -136,7 +137,7 @@ async function digest(binding: RequestBinding): Promise<string> {
   // With a caller, an array: no params object can digest the same as a bound pair.
   const bound = binding.principal === undefined ? params : [binding.principal, params];
   const hash = await crypto.subtle.digest('SHA-256', encoder.encode(canonicalJson(bound)));
-  return toBase64Url(new Uint8Array(hash));
+  return encodeBase64Url(new Uint8Array(hash));
 }
 
 function parsePayload(bytes: Uint8Array): Payload | undefined {

@@ -6,6 +6,8 @@
  * the first seal or open (Workers forbid both at global scope, where servers are often built).
  */
 
+import { decodeBase64Url, encodeBase64Url } from '@twofold/protocol/experimental';
+
 /** The first byte of every sealed token: its format. */
 const FORMAT = 2;
 const SALT_BYTES = 16;
@@ -48,7 +50,7 @@ export class Sealer {
     const bytes = new Uint8Array(HEADER_BYTES + sealed.byteLength);
     bytes.set(header);
     bytes.set(new Uint8Array(sealed), HEADER_BYTES);
-    return toBase64Url(bytes);
+    return encodeBase64Url(bytes);
   }
 
   /**
@@ -56,7 +58,7 @@ export class Sealer {
    * fails authentication (tampered, truncated, or sealed under another key).
    */
   async open(token: string): Promise<Unsealed | 'malformed' | 'forged'> {
-    const bytes = fromBase64Url(token);
+    const bytes = decodeBase64Url(token);
     if (bytes === undefined || bytes.length < HEADER_BYTES + TAG_BYTES || bytes[0] !== FORMAT) {
       return 'malformed';
     }
@@ -70,7 +72,7 @@ export class Sealer {
         key,
         bytes.subarray(HEADER_BYTES),
       );
-      return { plaintext: new Uint8Array(plaintext), nonce: toBase64Url(salt) };
+      return { plaintext: new Uint8Array(plaintext), nonce: encodeBase64Url(salt) };
     } catch {
       return 'forged';
     }
@@ -93,27 +95,5 @@ export class Sealer {
         [usage],
       ),
     );
-  }
-}
-
-/** Bytes as base64url without padding. */
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-/** base64url (padding optional) as bytes; `undefined` for anything else. */
-export function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const padded = text
-    .replace(/-/g, '+')
-    .replace(/_/g, '/')
-    .padEnd(Math.ceil(text.length / 4) * 4, '=');
-  try {
-    const binary = atob(padded);
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
   }
 }

@@ -5,6 +5,7 @@
  * checksum makes an edited cursor invalid rather than a different position (it is no secret:
  * a forged cursor only names a position, which is harmless).
  */
+import { decodeBase64Url, encodeBase64Url } from '@twofold/protocol/experimental';
 import { OperationError } from '../operations/types';
 
 // v2 writes the key as a JSON string: a lone surrogate (possible in a name that came from JSON)
@@ -12,22 +13,6 @@ import { OperationError } from '../operations/types';
 const VERSION = 'v2';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true });
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]+$/.test(text)) return undefined;
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
-}
 
 /** FNV-1a (32 bit) of the text's UTF-16 code units, in hex. */
 function checksum(text: string): string {
@@ -42,7 +27,7 @@ function checksum(text: string): string {
 /** The cursor of the page that follows `lastKey` in list `list`. */
 export function encodeCursor(list: string, lastKey: string): string {
   const payload = `${VERSION}\n${list}\n${JSON.stringify(lastKey)}`;
-  return toBase64Url(encoder.encode(`${checksum(payload)}${payload}`));
+  return encodeBase64Url(encoder.encode(`${checksum(payload)}${payload}`));
 }
 
 /**
@@ -50,7 +35,7 @@ export function encodeCursor(list: string, lastKey: string): string {
  * not issue for `list` (garbage, a cursor of another list, a truncated one).
  */
 export function decodeCursor(list: string, cursor: string): string {
-  const bytes = fromBase64Url(cursor);
+  const bytes = decodeBase64Url(cursor);
   let text: string | undefined;
   try {
     text = bytes === undefined ? undefined : decoder.decode(bytes);

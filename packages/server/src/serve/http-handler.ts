@@ -5,6 +5,7 @@
  */
 
 import {
+  isJsonRpcRequest,
   type JsonRpcNotification,
   type JsonRpcRequest,
   readRequestEnvelope,
@@ -143,8 +144,8 @@ function modernHandler(
   return async (message: JsonRpcRequest | JsonRpcNotification, exchange: HttpExchange) => {
     // Modern clients send no notifications over HTTP that mean anything (cancel is a stream
     // close); the core has already answered 202.
-    if (!('id' in message) || message.id === undefined) return;
-    const answering = answer(message as JsonRpcRequest, exchange);
+    if (!isJsonRpcRequest(message)) return;
+    const answering = answer(message, exchange);
     // A listen's final result must be written before the handler's `close` settles.
     await (message.method === 'subscriptions/listen' ? listens.track(answering) : answering);
   };

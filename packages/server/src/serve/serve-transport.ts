@@ -11,6 +11,8 @@ import {
   createResultResponse,
   type DecodedMessage,
   ErrorCode,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   isRequestId,
   type JsonRpcMessage,
   type JsonRpcRequest,
@@ -184,11 +186,8 @@ export async function serveTransport(
 
 /** The transport only delivers valid envelopes; this recovers which kind each is. */
 function decode(message: JsonRpcMessage): DecodedMessage {
-  if ('method' in message) {
-    return 'id' in message && message.id !== undefined
-      ? { kind: 'request', message: message as JsonRpcRequest }
-      : { kind: 'notification', message };
-  }
+  if (isJsonRpcRequest(message)) return { kind: 'request', message };
+  if (!isJsonRpcResponse(message)) return { kind: 'notification', message };
   return 'result' in message ? { kind: 'result', message } : { kind: 'error', message };
 }
 
