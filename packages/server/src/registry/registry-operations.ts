@@ -126,9 +126,8 @@ export class RegistryOperations implements Operations {
     }
     let returned: ToolReturn;
     try {
-      returned = await entry.handler(checked.value as never, context);
+      returned = await runHandler(() => entry.handler(checked.value as never, context));
     } catch (error) {
-      if (error instanceof InputRequired) return error;
       // A protocol error is deliberate (e.g. a missing client capability): it stays one.
       if (error instanceof ProtocolError) throw error;
       return errorResult(messageOf(error));
