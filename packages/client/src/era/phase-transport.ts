@@ -6,13 +6,15 @@
  * be its answer: the wrapper gives it that id, which turns a probe timeout into a prompt verdict.
  * It also remembers the HTTP status of the last error answer, for the HTTP+SSE fallback rule.
  */
-import type {
-  JsonRpcMessage,
-  JsonRpcResponse,
-  MessageContext,
-  RequestId,
-  Transport,
-  TransportSendOptions,
+import {
+  isJsonRpcRequest,
+  isJsonRpcResponse,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type MessageContext,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 
 /** Wraps one transport while a connect attempt runs; the kept connection then unwraps it. */
@@ -42,7 +44,7 @@ export class ConnectPhaseTransport implements Transport {
   }
 
   send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
-    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
+    if (isJsonRpcRequest(message)) this.#outstanding.add(message.id);
     return this.inner.send(message, options);
   }
 
@@ -51,7 +53,7 @@ export class ConnectPhaseTransport implements Transport {
   }
 
   #deliver(message: JsonRpcMessage, context: MessageContext | undefined): void {
-    if (!('method' in message)) {
+    if (isJsonRpcResponse(message)) {
       this.onmessage?.(this.#adopt(message, context), context);
       return;
     }

@@ -11,6 +11,7 @@ import {
   type ErrorObject,
   getWire,
   isModernVersion,
+  isRecord,
   LocalError,
   LocalErrorCode,
   type ModernVersion,
@@ -23,7 +24,6 @@ import { createModernSession } from '../modern/session';
 import type { RpcConnection } from '../rpc/connection';
 import type { SessionHooks } from '../session/types';
 import type { ServerTarget, TransportKind } from '../types';
-import { isRecord } from '../util';
 import type { ConnectScope, Established } from './scope';
 
 /** What every step needs. */

@@ -2,8 +2,7 @@
  * The client side of multi-round-trip requests (DIGEST §1.8): answer an `input_required`
  * result's `inputRequests` and retry the request until it completes.
  */
-import { LocalError, LocalErrorCode, resultTypeOf } from '@twofold/protocol/experimental';
-import { isRecord } from '../util';
+import { isRecord, LocalError, LocalErrorCode, resultTypeOf } from '@twofold/protocol/experimental';
 import type { InputAnswerer } from './answerer';
 
 /**

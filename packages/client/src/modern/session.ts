@@ -9,6 +9,7 @@ import {
   getWire,
   type Implementation,
   isModernVersion,
+  isRecord,
   LocalError,
   LocalErrorCode,
   META_KEYS,
@@ -16,11 +17,11 @@ import {
   ProtocolError,
   parseResult,
   selectMutualVersion,
+  UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
 import type { EraSession, ModernSend, SessionHooks, SessionRequestOptions } from '../session/types';
 import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
-import { isRecord } from '../util';
 import { openModernListen } from './listen';
 
 /**
@@ -90,9 +91,8 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     try {
       return { result: await attempt(version, method, params, options), version };
     } catch (error) {
-      if (!(error instanceof ProtocolError) || error.code !== ErrorCode.UnsupportedProtocolVersion)
-        throw error;
-      const supported = supportedOf(error.data);
+      if (!(error instanceof UnsupportedProtocolVersionError)) throw error;
+      const { supported } = error;
       const next = selectMutualVersion(supported, MODERN_VERSIONS);
       if (!next) {
         throw new LocalError(
@@ -168,9 +168,4 @@ function factsOf(discover: DiscoverResult): ServerFacts {
   const info = isRecord(discover._meta) ? discover._meta[META_KEYS.serverInfo] : undefined;
   if (isRecord(info)) facts.serverInfo = info as Implementation;
   return facts;
-}
-
-function supportedOf(data: unknown): string[] {
-  const list = isRecord(data) ? data.supported : undefined;
-  return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string') : [];
 }

@@ -7,6 +7,8 @@
 import {
   createNotification,
   createRequest,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcResponse,
@@ -237,12 +239,9 @@ export class RpcConnection {
   #receive(message: JsonRpcMessage, context: MessageContext | undefined): void {
     if (this.#closed) return;
     this.#recentTransportError = undefined;
-    if ('method' in message) {
-      if ('id' in message) void this.#inbound.handle(message);
-      else this.#notification(message, context);
-      return;
-    }
-    this.#response(message, context);
+    if (isJsonRpcRequest(message)) void this.#inbound.handle(message);
+    else if (isJsonRpcResponse(message)) this.#response(message, context);
+    else this.#notification(message, context);
   }
 
   #response(message: JsonRpcResponse, context: MessageContext | undefined): void {

@@ -7,6 +7,7 @@ import {
   createResultResponse,
   ErrorCode,
   type ErrorObject,
+  isRecord,
   type JsonRpcMessage,
   type JsonRpcRequest,
   LocalError,
@@ -14,7 +15,7 @@ import {
   ProtocolError,
   type RequestId,
 } from '@twofold/protocol/experimental';
-import { asError, isRecord } from '../util';
+import { asError } from '../util';
 import type { ServerRequestHandler } from './types';
 
 /** What {@link InboundRequests} needs from its connection. */

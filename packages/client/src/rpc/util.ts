@@ -1,9 +1,8 @@
 /**
  * Small helpers of the RPC layer: message shaping and error construction.
  */
-import { LocalError, LocalErrorCode, META_KEYS } from '@twofold/protocol/experimental';
+import { isRecord, LocalError, LocalErrorCode, META_KEYS } from '@twofold/protocol/experimental';
 import type { Progress } from '../types';
-import { isRecord } from '../util';
 
 /** Copies params with `_meta.progressToken` set; the caller's object is never changed. */
 export function withProgressToken(
