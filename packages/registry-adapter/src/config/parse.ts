@@ -3,6 +3,7 @@
  * problem into a sentence naming the server and the field — a misspelt field gets a "did you mean",
  * a missing `command`/`url` names the server, a literal secret says what to write instead.
  */
+import { isRecord } from '@twofold/protocol/experimental';
 import type { z } from 'zod';
 import { formatConfigPath, McpConfigError, type McpConfigIssue } from './errors';
 import {
@@ -28,9 +29,6 @@ const KEYS = {
   verdict: Object.keys(storedVerdictSchema.shape),
 };
 const ENTRY_TYPES = ['stdio', 'http', 'streamable-http', 'sse'];
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Validates a whole `mcp.json` document (already JSON-parsed) and returns it with defaults

@@ -4,6 +4,7 @@
  * heuristics: a key that names a secret (token, password, api key, authorization, …) must hold a
  * reference, and any value that starts like a well-known token format is a secret wherever it is.
  */
+import { isRecord } from '@twofold/protocol/experimental';
 
 /** `${env:NAME}`; NAME as a POSIX variable name. */
 export const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -194,9 +195,6 @@ export interface SecretFinding {
   /** The value with its secret parts replaced by `***`. */
   redacted: string;
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Finds literal secrets and malformed `${env:…}` references in a raw (or parsed, or resolved)

@@ -1,7 +1,7 @@
 /**
  * Folding `allOf` intersections for hosts that do not take them, shared by the profiles.
  */
-import { isRecord } from './pointer';
+import { isRecord } from '@twofold/protocol/experimental';
 import type { Report } from './reports';
 
 /** Keywords an object-only `allOf` branch may hold to be merged into its parent exactly. */

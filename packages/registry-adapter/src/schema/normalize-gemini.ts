@@ -6,8 +6,9 @@
  * minProperties, nullable, pattern, properties, propertyOrdering, required, title, type.
  * References are inlined before this runs; everything else is rewritten or removed.
  */
+import { isRecord } from '@twofold/protocol/experimental';
 import { foldAllOf } from './all-of';
-import { isRecord, mapChildren, type SchemaNode } from './pointer';
+import { mapChildren, type SchemaNode } from './pointer';
 import type { Report } from './reports';
 
 const KEYS = new Set([

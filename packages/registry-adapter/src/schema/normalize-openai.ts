@@ -5,8 +5,9 @@
  * properties expressed as nullable, no `allOf`/`oneOf`/`not`/conditionals/tuples, a fixed set of
  * string formats, and every schema typed. Local `$ref`/`$defs` stay (strict mode follows them).
  */
+import { isRecord } from '@twofold/protocol/experimental';
 import { foldAllOf } from './all-of';
-import { childPointer, isRecord, mapChildren, type SchemaNode } from './pointer';
+import { childPointer, mapChildren, type SchemaNode } from './pointer';
 import type { Report } from './reports';
 
 const UNSUPPORTED = new Set([

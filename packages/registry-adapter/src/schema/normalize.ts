@@ -2,10 +2,11 @@
  * Host-specific copies of a JSON Schema: providers that accept only part of JSON Schema get a
  * rewritten copy, and every rewrite is listed. Pure; the input is never mutated.
  */
+import { isRecord } from '@twofold/protocol/experimental';
 import type { JsonSchema } from '../registry/types';
 import { normalizeGemini } from './normalize-gemini';
 import { normalizeOpenAiStrict } from './normalize-openai';
-import { isRecord, jsonCopy, mapChildren, type SchemaNode } from './pointer';
+import { jsonCopy, mapChildren, type SchemaNode } from './pointer';
 import { inlineRefs } from './refs';
 import type { Report, SchemaChange } from './reports';
 

@@ -3,7 +3,7 @@
  * become required and nullable, so a model "omits" one by sending `null`, which the tool's own
  * schema would reject.
  */
-import { isRecord } from './pointer';
+import { isRecord } from '@twofold/protocol/experimental';
 import type { SchemaChange } from './reports';
 
 function unescapeSegment(segment: string): string {

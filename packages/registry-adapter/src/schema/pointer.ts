@@ -2,6 +2,7 @@
  * JSON Pointer (RFC 6901) helpers and a plain-JSON view of schemas, shared by the converters
  * and normalisers.
  */
+import { isRecord } from '@twofold/protocol/experimental';
 
 /** A JSON Schema node as the normalisers handle it: an object or a boolean schema. */
 export type SchemaNode = Record<string, unknown> | boolean;
@@ -14,11 +15,6 @@ export function escapePointer(segment: string): string {
 /** `base` with `segments` appended. */
 export function childPointer(base: string, ...segments: (string | number)[]): string {
   return base + segments.map((segment) => `/${escapePointer(String(segment))}`).join('');
-}
-
-/** True for a plain object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A deep copy that is plain JSON: the input is never touched afterwards. */

@@ -3,7 +3,8 @@
  * expanded to a bounded depth and then cut (the cut accepts any value), and the whole expansion
  * has a budget so a schema of many recursive references cannot explode.
  */
-import { isRecord, mapChildren, resolveLocalRef, type SchemaNode } from './pointer';
+import { isRecord } from '@twofold/protocol/experimental';
+import { mapChildren, resolveLocalRef, type SchemaNode } from './pointer';
 import type { SchemaChange } from './reports';
 
 // Inlined references per schema at most; beyond it every further `$ref` is cut.
