@@ -6,11 +6,13 @@
  * writes is treated as absent, with a warning. `withLock` keeps two processes from refreshing
  * one token at once.
  */
+
 import { createHash, randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { StoredCredentials, TokenKey, TokenStore } from '@twofold/client/experimental';
+import { isRecord } from '@twofold/protocol/experimental';
 import { CliError, EXIT } from '../cli/exit-codes';
 import { type FileLockOptions, withFileLock } from './file-lock';
 
@@ -188,11 +190,6 @@ async function readPrivate(path: string): Promise<string> {
 function refused(path: string, why: string): CliError {
   return new CliError(EXIT.unauthorized, `refusing the token file ${path}: ${why}`);
 }
-
-type Loose = Record<string, unknown>;
-
-const isRecord = (value: unknown): value is Loose =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const optional = (value: unknown, type: 'string' | 'number') =>
   value === undefined || typeof value === type;

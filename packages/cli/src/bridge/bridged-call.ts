@@ -10,6 +10,7 @@ import {
   type ClientCapabilities,
   ErrorCode,
   type InputRequest,
+  isRecord,
   LocalError,
   LocalErrorCode,
   ProtocolError,
@@ -260,8 +261,4 @@ function upstreamFailure(error: unknown): Error {
     });
   }
   return error instanceof Error ? error : new Error(String(error));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

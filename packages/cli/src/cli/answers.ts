@@ -13,6 +13,7 @@
  * An elicitation answer without `action` is accepted content; a sampling answer may be a full
  * `CreateMessageResult` or `{ "text": … }`; roots are URIs or `{ "roots": [...] }`.
  */
+
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { InputHandlers } from '@twofold/client/experimental';
@@ -21,6 +22,7 @@ import type {
   ElicitResult,
   ListRootsResult,
 } from '@twofold/protocol/experimental';
+import { isRecord } from '@twofold/protocol/experimental';
 import { CliError, EXIT } from './exit-codes';
 
 type Answers = Partial<Record<'elicitation' | 'sampling' | 'roots', unknown>>;
@@ -85,8 +87,4 @@ function rootsResult(answer: unknown): ListRootsResult {
   return {
     roots: list.map((root) => (typeof root === 'string' ? { uri: root } : root)),
   } as ListRootsResult;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

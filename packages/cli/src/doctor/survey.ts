@@ -3,9 +3,9 @@
  * servers are listed over the raw channel, so the checks see results exactly as sent; legacy
  * servers through `McpClient` (which runs the handshake), with its cache bypassed.
  */
-import { ProtocolError } from '@twofold/protocol/experimental';
+import { isRecord, ProtocolError } from '@twofold/protocol/experimental';
 import { type DoctorContext, remember } from './context';
-import { isRecord, messageOf } from './util';
+import { messageOf } from './util';
 
 /** Pages followed at most per listing. */
 export const MAX_PAGES = 50;

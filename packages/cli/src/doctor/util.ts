@@ -1,10 +1,5 @@
 /** Small helpers the doctor's modules share. */
 
-/** A plain JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The message of anything thrown. */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) {

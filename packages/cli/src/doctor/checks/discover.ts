@@ -6,13 +6,14 @@ import {
   getWire,
   isLegacyVersion,
   isModernVersion,
+  isRecord,
   LATEST_LEGACY_VERSION,
   LATEST_VERSION,
   META_KEYS,
   parseResult,
 } from '@twofold/protocol/experimental';
 import { SPEC } from '../spec-refs';
-import { isRecord, listOf } from '../util';
+import { listOf } from '../util';
 import { type CheckDefinition, Findings, notConnected, notModern } from './define';
 
 const VERSION_SHAPE = /^\d{4}-\d{2}-\d{2}$/;

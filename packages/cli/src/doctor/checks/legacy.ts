@@ -12,11 +12,11 @@
  * that lists none gets one `initialize`: it either serves it (and the full check runs) or must
  * name its versions in the error (SHOULD, 2026-07-28 versioning).
  */
-import { LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '@twofold/protocol/experimental';
+import { isRecord, LATEST_LEGACY_VERSION, LEGACY_VERSIONS } from '@twofold/protocol/experimental';
 import type { DoctorContext } from '../context';
 import { describeExchange, errorOf, initializeRequest, resultOf } from '../raw/channel';
 import { SPEC } from '../spec-refs';
-import { isRecord, listOf, messageOf } from '../util';
+import { listOf, messageOf } from '../util';
 import { type CheckDefinition, type CheckOutcome, Findings, notConnected, skip } from './define';
 
 /** A well-formed version from the future: no server can support it. */

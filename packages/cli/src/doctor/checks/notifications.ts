@@ -8,6 +8,7 @@
  */
 import {
   createNotification,
+  isJsonRpcResponse,
   isLegacyVersion,
   type JsonRpcMessage,
   type JsonRpcNotification,
@@ -151,8 +152,8 @@ async function judgeStdio(
     await channel.send(notification, { timeoutMs: context.timeoutMs });
   }
   const exchange = await channel.send(sentinel, { timeoutMs: context.timeoutMs });
-  const sent = `${lineage} ${listOf(notifications.map((n) => ('method' in n ? n.method : '?')))}`;
-  const strays = exchange.others.filter((message) => !('method' in message));
+  const sent = `${lineage} ${listOf(notifications.map((n) => (isJsonRpcResponse(n) ? '?' : n.method)))}`;
+  const strays = exchange.others.filter(isJsonRpcResponse);
   if (strays.length > 0) {
     findings.fail(
       `${sent} drew ${strays.length} response(s): ${JSON.stringify(strays[0]).slice(0, 160)}`,

@@ -1,9 +1,9 @@
 /** `unsupported-version`: a version no server offers gets -32022 naming the supported ones. */
-import { ErrorCode } from '@twofold/protocol/experimental';
+import { ErrorCode, isRecord } from '@twofold/protocol/experimental';
 import type { DoctorContext } from '../context';
 import { describeExchange, errorOf, modernRequest } from '../raw/channel';
 import { SPEC } from '../spec-refs';
-import { isRecord, listOf } from '../util';
+import { listOf } from '../util';
 import { type CheckDefinition, Findings, notModern } from './define';
 
 /** A well-formed version that names no revision. */

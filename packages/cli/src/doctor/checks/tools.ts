@@ -3,11 +3,15 @@
  * annotations an HTTP client must accept, checked with `collectHeaderParams` from protocol).
  * Both read the raw tool list, so a tool `McpClient` would leave out is still seen.
  */
-import { collectHeaderParams, MCP_PARAM_HEADER_PREFIX } from '@twofold/protocol/experimental';
+import {
+  collectHeaderParams,
+  isRecord,
+  MCP_PARAM_HEADER_PREFIX,
+} from '@twofold/protocol/experimental';
 import type { DoctorContext } from '../context';
 import { SPEC } from '../spec-refs';
 import { advertisedLists, firstPass } from '../survey';
-import { isRecord, listOf, messageOf } from '../util';
+import { listOf, messageOf } from '../util';
 import {
   type CheckDefinition,
   type CheckOutcome,

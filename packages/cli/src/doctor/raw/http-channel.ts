@@ -5,6 +5,8 @@
  */
 import {
   buildRequestHeaders,
+  isJsonRpcResponse,
+  isRecord,
   type JsonRpcMessage,
   type JsonRpcResponse,
   MCP_PROTOCOL_VERSION_HEADER,
@@ -13,7 +15,6 @@ import {
   parseMessage,
 } from '@twofold/protocol/experimental';
 import { SseParser } from '@twofold/transports/experimental';
-import { isRecord } from '../util';
 import type { RawChannel, RawEra, RawExchange, RawSendOptions } from './channel';
 import { truncate } from './channel';
 
@@ -39,7 +40,7 @@ export function openHttpChannel(options: HttpChannelOptions): RawChannel {
     const headers = new Headers(options.headers);
     headers.set('accept', 'application/json, text/event-stream');
     headers.set('content-type', 'application/json');
-    if (options.era === 'modern' && 'method' in message) {
+    if (options.era === 'modern' && !isJsonRpcResponse(message)) {
       const version = versionOf(message.params);
       if (version !== undefined) {
         for (const [name, value] of Object.entries(buildRequestHeaders(message, version))) {
@@ -70,7 +71,7 @@ export function openHttpChannel(options: HttpChannelOptions): RawChannel {
       if (options.era === 'legacy') {
         sessionId ??= exchange.http?.sessionId ?? undefined;
         const result = exchange.response && 'result' in exchange.response;
-        if (result && 'method' in message && message.method === 'initialize') {
+        if (result && !isJsonRpcResponse(message) && message.method === 'initialize') {
           const version = (exchange.response as { result: Record<string, unknown> }).result
             .protocolVersion;
           if (typeof version === 'string') legacyVersion = version;

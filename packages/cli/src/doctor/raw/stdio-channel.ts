@@ -12,6 +12,8 @@ import {
   createErrorResponse,
   createResultResponse,
   ErrorCode,
+  isJsonRpcRequest,
+  isJsonRpcResponse,
   type JsonRpcMessage,
   type JsonRpcResponse,
   LocalError,
@@ -70,7 +72,7 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
   transport.onmessage = (message) => {
     spoke = true;
     inbound.push(message);
-    if ('method' in message && 'id' in message && message.id !== undefined) {
+    if (isJsonRpcRequest(message)) {
       // A legacy server asking something (ping, roots): answer, so it is not left waiting.
       const answer =
         message.method === 'ping'
@@ -82,7 +84,7 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
       transport.send(answer).catch(() => undefined);
       return;
     }
-    if (!('id' in message) || 'method' in message) return;
+    if (!isJsonRpcResponse(message)) return;
     for (const waiter of waiters) {
       if (waiter.id === message.id) settle(waiter, message);
     }
@@ -123,8 +125,7 @@ export async function openStdioChannel(options: StdioChannelOptions): Promise<Ra
     async send(message, sendOptions) {
       const from = inbound.length;
       if (ended) return { others: [], failure: ended, closed: true };
-      const isRequest = 'method' in message && 'id' in message && message.id !== undefined;
-      if (!isRequest) {
+      if (!isJsonRpcRequest(message)) {
         await transport.send(message).catch(() => undefined);
         return { others: [] };
       }
