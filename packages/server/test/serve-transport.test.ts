@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { describe, expect, it } from 'vitest';
-import { serveTransport } from '../src/serve/serve-transport';
 import { serveStdio } from '../src/node';
+import { serveTransport } from '../src/serve/serve-transport';
 import { eventually, modernParams, TestPeer } from './support/peer';
 import { cleanups, errorOf, resultOf, useCleanups } from './support/responses';
 import { createTestServer } from './support/test-server';

@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { JsonRpcMessage, JsonRpcResponse } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
-import { McpServer } from '../src/server';
 import { serveStdio } from '../src/node';
+import { McpServer } from '../src/server';
 import { deferred } from './support/faults-harness';
 import { modernParams } from './support/peer';
 

@@ -8,8 +8,8 @@ import {
 } from '@twofold/protocol/experimental';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ServedConnection } from '../src/serve/serve-transport';
 import { serveStdio } from '../src/node';
+import type { ServedConnection } from '../src/serve/serve-transport';
 import { createTestServer } from './support/test-server';
 
 interface Served {
