@@ -12,19 +12,19 @@ export interface ImportCircle {
   loop: string[];
 }
 
-/** Two folders of one source root that import each other. */
-export interface FolderPair {
+/** Folders of one source root that import one another round a loop (two or more). */
+export interface FolderCircle {
   root: string;
-  /** The two folders (first path segment below `root`), sorted. */
-  folders: [string, string];
-  /** One import each way: `[from, to]` of the first folder, then of the second. */
-  examples: [[string, string], [string, string]];
+  /** The folders (first path segment below `root`), sorted. */
+  folders: string[];
+  /** One way round, from the first folder back to it, with one import `[from, to]` per step. */
+  steps: [string, string][];
 }
 
 /** What `findCircles` reports; both lists are empty for a graph whose imports go one way. */
 export interface CircleFindings {
   circles: ImportCircle[];
-  folderPairs: FolderPair[];
+  folderCircles: FolderCircle[];
 }
 
 /**
@@ -49,16 +49,16 @@ export function importGraph(sources: ReadonlyMap<string, string>): Map<string, s
 
 /**
  * The import circles of `graph` (its strongly connected components of more than one file, and
- * files that import themselves), and the folder pairs of each source root in `roots` that
- * import each other both ways. Files directly in a root (entries, shared base files) belong to
- * no folder; a folder is the first path segment below the root, so its subfolders are part of it.
+ * files that import themselves), and the folders of each source root in `roots` that import
+ * one another round a loop. Files directly in a root (entries, shared base files) belong to no
+ * folder; a folder is the first path segment below the root, so its subfolders are part of it.
  */
 export function findCircles(graph: ImportGraph, roots: readonly string[]): CircleFindings {
   const importsItself = (file: string) => edgesOf(graph, file).includes(file);
   const circles = components(graph)
     .filter((files) => files.length > 1 || importsItself(files[0] as string))
     .map((files) => ({ files, loop: loopThrough(graph, files) }));
-  return { circles, folderPairs: folderPairs(graph, roots) };
+  return { circles, folderCircles: folderCircles(graph, roots) };
 }
 
 function edgesOf(graph: ImportGraph, file: string): readonly string[] {
@@ -138,28 +138,37 @@ function placeOf(
   return best;
 }
 
-function folderPairs(graph: ImportGraph, roots: readonly string[]): FolderPair[] {
-  // `root`, from folder, to folder → the first import seen that way.
-  const crossings = new Map<string, [string, string]>();
-  const key = (root: string, from: string, to: string) => JSON.stringify([root, from, to]);
+function folderCircles(graph: ImportGraph, roots: readonly string[]): FolderCircle[] {
+  // Folders as nodes `[root, folder]`, with the first import seen along each folder edge.
+  const node = (root: string, folder: string) => JSON.stringify([root, folder]);
+  const folderGraph = new Map<string, string[]>();
+  const example = new Map<string, [string, string]>();
   for (const file of [...graph.keys()].sort()) {
     const from = placeOf(file, roots);
     if (from?.folder === undefined) continue;
+    const source = node(from.root, from.folder);
+    const edges = folderGraph.get(source) ?? [];
+    folderGraph.set(source, edges);
     for (const target of edgesOf(graph, file)) {
       const to = placeOf(target, roots);
       if (to?.folder === undefined || to.root !== from.root || to.folder === from.folder) continue;
-      const way = key(from.root, from.folder, to.folder);
-      if (!crossings.has(way)) crossings.set(way, [file, target]);
+      const sink = node(to.root, to.folder);
+      if (!edges.includes(sink)) edges.push(sink);
+      const way = JSON.stringify([source, sink]);
+      if (!example.has(way)) example.set(way, [file, target]);
     }
   }
-  const pairs: FolderPair[] = [];
-  for (const [way, example] of crossings) {
-    const [root, from, to] = JSON.parse(way) as [string, string, string];
-    const back = crossings.get(key(root, to, from));
-    if (back === undefined || from > to) continue;
-    pairs.push({ root, folders: [from, to], examples: [example, back] });
-  }
-  return pairs.sort((a, b) =>
-    JSON.stringify([a.root, a.folders]).localeCompare(JSON.stringify([b.root, b.folders])),
-  );
+  return components(folderGraph)
+    .filter((nodes) => nodes.length > 1)
+    .map((nodes) => {
+      const loop = loopThrough(folderGraph, nodes);
+      const [root] = JSON.parse(nodes[0] as string) as [string, string];
+      return {
+        root,
+        folders: nodes.map((n) => (JSON.parse(n) as [string, string])[1]).sort(),
+        steps: loop
+          .slice(1)
+          .map((to, i) => example.get(JSON.stringify([loop[i], to])) as [string, string]),
+      };
+    });
 }

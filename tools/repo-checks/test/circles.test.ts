@@ -1,5 +1,5 @@
 // No import circles (type-only and dynamic imports included) in packages/*/src and apps/*/src,
-// and no two folders of one source root importing each other both ways: imports go one way,
+// and no folders of one source root importing one another round a loop: imports go one way,
 // from entries down to base files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -28,9 +28,11 @@ function readable(findings: CircleFindings, name: (path: string) => string = rep
         ? round
         : `${round}, in a circle of ${files.length}: ${files.map(name).join(', ')}`;
     }),
-    folderPairs: findings.folderPairs.map(
-      ({ root, folders: [a, b], examples: [[a1, a2], [b1, b2]] }) =>
-        `${name(root)}: ${a}/ <-> ${b}/ (${name(a1)} -> ${name(a2)}; ${name(b1)} -> ${name(b2)})`,
+    folderCircles: findings.folderCircles.map(
+      ({ root, folders, steps }) =>
+        `${name(root)}: ${folders.map((f) => `${f}/`).join(', ')} (${steps
+          .map(([from, to]) => `${name(from)} -> ${name(to)}`)
+          .join('; ')})`,
     ),
   };
 }
@@ -43,7 +45,7 @@ describe('import circles', () => {
     const sources = new Map(files.map((file) => [file, readFileSync(file, 'utf8')]));
     expect(readable(findCircles(importGraph(sources), roots))).toEqual({
       circles: [],
-      folderPairs: [],
+      folderCircles: [],
     });
   });
 });
@@ -89,10 +91,10 @@ describe('circle checker', () => {
         'types.ts': "import { isRecord } from './util';",
         'util.ts': "// import { a } from './main';",
       }),
-    ).toEqual({ circles: [], folderPairs: [] });
+    ).toEqual({ circles: [], folderCircles: [] });
   });
 
-  it('finds two folders that import each other, with one import each way', () => {
+  it('finds folders that import each other, with one import per step', () => {
     expect(
       findings({
         'cli/parse.ts': "import { table } from '../commands/table';",
@@ -102,8 +104,38 @@ describe('circle checker', () => {
       }),
     ).toEqual({
       circles: [],
-      folderPairs: [
-        'src: cli/ <-> commands/ (cli/parse.ts -> commands/table.ts; commands/run.ts -> cli/io.ts)',
+      folderCircles: [
+        'src: cli/, commands/ (cli/parse.ts -> commands/table.ts; commands/run.ts -> cli/io.ts)',
+      ],
+    });
+  });
+
+  it('finds a loop through three folders that no pair shows', () => {
+    expect(
+      findings({
+        'a/one.ts': "import { two } from '../b/two';",
+        'b/two.ts': "import { three } from '../c/three';",
+        'c/three.ts': "import type { One } from '../a/one';",
+      }),
+    ).toEqual({
+      circles: ['a/one.ts -> b/two.ts -> c/three.ts -> a/one.ts'],
+      folderCircles: [
+        'src: a/, b/, c/ (a/one.ts -> b/two.ts; b/two.ts -> c/three.ts; c/three.ts -> a/one.ts)',
+      ],
+    });
+  });
+  it('finds a folder loop of three even when the files form no circle', () => {
+    expect(
+      findings({
+        'a/one.ts': "import { two } from '../b/two';",
+        'a/low.ts': '',
+        'b/two.ts': "import { three } from '../c/three';",
+        'c/three.ts': "import type { Low } from '../a/low';",
+      }),
+    ).toEqual({
+      circles: [],
+      folderCircles: [
+        'src: a/, b/, c/ (a/one.ts -> b/two.ts; b/two.ts -> c/three.ts; c/three.ts -> a/low.ts)',
       ],
     });
   });
