@@ -16,11 +16,14 @@ export {
   type NdjsonFrame,
 } from './framing/index';
 export {
+  handleNodeRequest,
   type NodeListenerOptions,
   type NodeRequestListener,
+  type NodeRequestOptions,
   toNodeListener,
 } from './node/listener';
 export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';
+export { undiciFetch } from './node/undici-fetch';
 export {
   DEFAULT_INHERITED_ENV_VARS,
   DEFAULT_INPUT_END_GRACE_MS,

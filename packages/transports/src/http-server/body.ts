@@ -6,9 +6,19 @@
  * A body refused either way is answered with `Connection: close`: the rest of it is never
  * read, so the connection cannot carry another request.
  */
-import { ErrorCode } from '@twofold/protocol/experimental';
+import {
+  type DecodedMessage,
+  decodeMessage,
+  ErrorCode,
+  parseMessage,
+} from '@twofold/protocol/experimental';
 import { errorResponse, rejectRequest } from './responses';
 import { unrefTimer } from './sse-stream';
+
+/** The posted message, or the refusal to send instead. */
+export type MessageResult =
+  | { ok: true; decoded: DecodedMessage }
+  | { ok: false; response: Response };
 
 /** The body's text, or the refusal to send instead. */
 export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
@@ -108,6 +118,7 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
  * connection), 400 (-32700) for invalid UTF-8.
  */
 export async function readBodyText(request: Request, limits: BodyLimits): Promise<BodyResult> {
+  if (request.bodyUsed) return { ok: false, response: bodyAlreadyRead() };
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limits.maxBytes) {
     request.body?.cancel().catch(() => undefined);
@@ -118,6 +129,11 @@ export async function readBodyText(request: Request, limits: BodyLimits): Promis
   if (bytes === 'too-slow') return tooSlow(limits);
   // Nobody is left to read this answer; it only ends the exchange without an error report.
   if (bytes === 'cut-off') return refused(400, 'The request body was cut off');
+  return decodeText(bytes);
+}
+
+/** The bytes as UTF-8 text; 400 (-32700) when they are not valid UTF-8. */
+function decodeText(bytes: Uint8Array): BodyResult {
   try {
     return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
@@ -129,4 +145,56 @@ export async function readBodyText(request: Request, limits: BodyLimits): Promis
       }),
     };
   }
+}
+
+/**
+ * The answer when the body was read before the handler got it and nothing was passed in its
+ * place: a host misconfiguration (500), said in words rather than left to hang.
+ */
+export function bodyAlreadyRead(): Response {
+  return rejectRequest(
+    500,
+    'The request body was already read (a body parser ran before the MCP handler) and no ' +
+      'parsed body was passed: pass it as `parsedBody`, or mount the handler before the parser',
+  );
+}
+
+/**
+ * The one JSON-RPC message of a POST: from `parsedBody` when a framework already read it (a
+ * JSON value, or its text or bytes), else read from the request under `limits`; 400 (-32700 or
+ * -32600) when it is not one valid message.
+ */
+export async function readPostedMessage(
+  request: Request,
+  limits: BodyLimits,
+  parsedBody: unknown,
+): Promise<MessageResult> {
+  const decoded = isRawBody(parsedBody)
+    ? await rawBodyText(request, limits, parsedBody)
+    : decodeMessage(parsedBody);
+  if ('response' in decoded) return decoded;
+  if (!decoded.ok) {
+    return { ok: false, response: errorResponse(400, decoded.error, { id: decoded.id }) };
+  }
+  return { ok: true, decoded };
+}
+
+function isRawBody(parsedBody: unknown): parsedBody is string | Uint8Array | undefined {
+  return (
+    parsedBody === undefined || typeof parsedBody === 'string' || parsedBody instanceof Uint8Array
+  );
+}
+
+async function rawBodyText(
+  request: Request,
+  limits: BodyLimits,
+  parsedBody: string | Uint8Array | undefined,
+) {
+  const body =
+    parsedBody === undefined
+      ? await readBodyText(request, limits)
+      : typeof parsedBody === 'string'
+        ? { ok: true as const, text: parsedBody }
+        : decodeText(parsedBody);
+  return body.ok ? parseMessage(body.text) : body;
 }

@@ -4,7 +4,9 @@
  */
 import { rejectRequest } from './responses';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+import type { HttpRequestContext } from './types';
+
+const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
 
 /** The host name of a `Host` value (`name[:port]` or `[v6]:port`), lower-cased. */
 function hostName(host: string): string {
@@ -17,10 +19,34 @@ function hostName(host: string): string {
   return colon === -1 ? lower : lower.slice(0, colon);
 }
 
-/** Whether a `Host` value names this machine's loopback interface. */
+/** Whether a host name or `Host` value names this machine's loopback interface. */
 export function isLoopbackHost(host: string): boolean {
   const name = hostName(host);
-  return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost');
+  return LOOPBACK_NAMES.has(name) || name.endsWith('.localhost') || /^127(\.\d+){3}$/.test(name);
+}
+
+/** Whether a socket address (`127.0.0.1`, `::1`, `::ffff:127.0.0.1`) is a loopback one. */
+function isLoopbackAddress(address: string): boolean {
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return address === '::1' || /^127(\.\d+){3}$/.test(v4);
+}
+
+/** `host:port`, bracketing an IPv6 address. */
+export function authority(host: string, port: number): string {
+  const name = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `${name}:${port}`;
+}
+
+/**
+ * The default Host allow-list: for a connection that arrived on a loopback address, the
+ * loopback names with its port (a DNS-rebinding page sends its own name); otherwise, or when
+ * the runtime did not say where the connection arrived, none.
+ */
+function defaultAllowedHosts(context: HttpRequestContext | undefined): string[] | undefined {
+  const local = context?.localAddress;
+  if (local === undefined || !isLoopbackAddress(local.address)) return undefined;
+  const names = ['127.0.0.1', 'localhost', '[::1]', local.address.replace(/^::ffff:/, '')];
+  return [...new Set(names.map((name) => authority(name, local.port)))];
 }
 
 /** The `Host` the client addressed; falls back to the URL where a runtime omits the header. */
@@ -28,15 +54,22 @@ export function requestHost(request: Request): string {
   return request.headers.get('host') ?? new URL(request.url).host;
 }
 
-/** 403 unless the Host header is in `allowedHosts` (compared case-insensitively). */
+/**
+ * 403 unless the Host header is allowed (compared case-insensitively): one of `allowedHosts`,
+ * or by default one of the loopback names when the connection arrived on a loopback address
+ * (see {@link HttpRequestContext.localAddress}). `false` turns the check off.
+ */
 export function checkHost(
   request: Request,
-  allowedHosts: readonly string[] | undefined,
+  allowedHosts: readonly string[] | false | undefined,
+  context: HttpRequestContext | undefined,
 ): Response | undefined {
-  if (allowedHosts === undefined) return undefined;
+  const allowed =
+    allowedHosts === false ? undefined : (allowedHosts ?? defaultAllowedHosts(context));
+  if (allowed === undefined) return undefined;
   const host = requestHost(request).toLowerCase();
-  if (allowedHosts.some((allowed) => allowed.toLowerCase() === host)) return undefined;
-  return rejectRequest(403, `Host ${JSON.stringify(host)} is not allowed`);
+  if (allowed.some((entry) => entry.toLowerCase() === host)) return undefined;
+  return rejectRequest(403, `Host ${JSON.stringify(host)} is not allowed (see allowedHosts)`);
 }
 
 function originOf(value: string): URL | undefined {
@@ -49,31 +82,27 @@ function originOf(value: string): URL | undefined {
 
 /**
  * 403 when a present `Origin` is not allowed. With `allowedOrigins`, it must be one of them
- * (as an origin: scheme, host and port). Without, a request addressed to a loopback host must
- * come from a loopback origin, so a web page elsewhere cannot reach a local server. Requests
- * without `Origin` (non-browser clients) pass.
+ * (as an origin: scheme, host and port). By default it must be a loopback origin, whatever the
+ * Host: a DNS-rebinding page names its own host in both `Host` and `Origin`, so only a list
+ * tells a public origin from an attacker's. Requests without `Origin` (non-browser clients,
+ * which no web page can speak for) pass. `false` turns the check off.
  */
 export function checkOrigin(
   request: Request,
-  allowedOrigins: readonly string[] | undefined,
+  allowedOrigins: readonly string[] | false | undefined,
 ): Response | undefined {
   const origin = request.headers.get('origin');
-  if (origin === null) return undefined;
+  if (origin === null || allowedOrigins === false) return undefined;
+  // `Origin: null` (sandboxed frames, file:) fails to parse and is refused.
   const parsed = originOf(origin);
-  let allowed: boolean;
-  if (allowedOrigins !== undefined) {
-    allowed =
-      parsed !== undefined &&
-      allowedOrigins.some((entry) => originOf(entry)?.origin === parsed.origin);
-  } else {
-    // `Origin: null` (sandboxed frames, file:) fails to parse and is refused here.
-    allowed =
-      !isLoopbackHost(requestHost(request)) ||
-      (parsed !== undefined && isLoopbackHost(parsed.host));
-  }
+  const allowed =
+    parsed !== undefined &&
+    (allowedOrigins === undefined
+      ? isLoopbackHost(parsed.host)
+      : allowedOrigins.some((entry) => originOf(entry)?.origin === parsed.origin));
   return allowed
     ? undefined
-    : rejectRequest(403, `Origin ${JSON.stringify(origin)} is not allowed`);
+    : rejectRequest(403, `Origin ${JSON.stringify(origin)} is not allowed (see allowedOrigins)`);
 }
 
 /** 415 unless the body is declared `application/json` (a charset, if any, must be UTF-8). */

@@ -12,18 +12,17 @@ import {
   MCP_PROTOCOL_VERSION_HEADER,
   MCP_SESSION_ID_HEADER,
   MODERN_VERSIONS,
-  parseMessage,
   type RequestId,
   routeHttpPost,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import { authenticate, authorize } from './access';
-import { discardUnreadBody, readBodyText } from './body';
+import { discardUnreadBody, readPostedMessage } from './body';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards';
 import { LegacyEndpoint } from './legacy/endpoint';
 import { type CoreSettings, handleModernPost } from './modern';
 import { errorResponse, methodNotAllowed } from './responses';
-import type { HttpGrant, HttpHandler, HttpServerCoreOptions } from './types';
+import type { HttpGrant, HttpHandler, HttpRequestContext, HttpServerCoreOptions } from './types';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 60_000;
@@ -54,10 +53,11 @@ function positiveOption(name: string, value: number | undefined, fallback: numbe
  * 2024-11-05) through the hooks; with both, one endpoint serves both eras. A modern-only
  * endpoint answers GET and DELETE with 405.
  *
- * Defaults: `maxBodyBytes` 4 MiB, `bodyTimeoutMs` 60 s, `keepAliveIntervalMs` 15 s, no Host
- * allow-list, and the loopback Origin rule described on
+ * Defaults: `maxBodyBytes` 4 MiB, `bodyTimeoutMs` 60 s, `keepAliveIntervalMs` 15 s, and the
+ * DNS-rebinding rules of {@link HttpServerCoreOptions.allowedHosts} and
  * {@link HttpServerCoreOptions.allowedOrigins}. A POST refused before its body is read is
- * answered with `Connection: close`, its body left unread.
+ * answered with `Connection: close`, its body left unread. A body a framework already read
+ * is taken from the second argument ({@link HttpRequestContext.parsedBody}).
  *
  * @throws TypeError when neither `modern` nor `legacy` is given.
  * @experimental
@@ -80,9 +80,10 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
     options.legacy === undefined ? undefined : new LegacyEndpoint(options.legacy, settings);
   const allow = legacy?.hasSessions === true ? 'GET, POST, DELETE' : 'POST';
 
-  const route = async (request: Request): Promise<Response> => {
+  const route = async (request: Request, context: HttpRequestContext): Promise<Response> => {
     const refusal =
-      checkHost(request, options.allowedHosts) ?? checkOrigin(request, options.allowedOrigins);
+      checkHost(request, options.allowedHosts, context) ??
+      checkOrigin(request, options.allowedOrigins);
     if (refusal !== undefined) return refusal;
     const sessions = legacy?.hasSessions === true ? legacy : undefined;
     const served =
@@ -91,7 +92,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
     if (!served) return methodNotAllowed(allow);
     const grant = await authenticate(request, settings);
     if (grant instanceof Response) return grant;
-    if (request.method === 'POST') return handlePost(request, settings, legacy, grant);
+    if (request.method === 'POST') return handlePost(request, context, settings, legacy, grant);
     // Only a sessionful legacy endpoint gets here with GET or DELETE.
     const endpoint = sessions as LegacyEndpoint;
     return request.method === 'GET'
@@ -99,12 +100,14 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
       : endpoint.delete(request, grant);
   };
   // Nothing of a request refused before its body is read: the adapter drops the rest of it.
-  const handler = async (request: Request) => discardUnreadBody(request, await route(request));
+  const handler = async (request: Request, context: HttpRequestContext = {}) =>
+    discardUnreadBody(request, await route(request, context));
   return Object.assign(handler, { close: async () => legacy?.close() });
 }
 
 async function handlePost(
   request: Request,
+  context: HttpRequestContext,
   settings: CoreSettings,
   legacy: LegacyEndpoint | undefined,
   grant: HttpGrant,
@@ -112,14 +115,10 @@ async function handlePost(
   const refusal =
     checkContentType(request) ?? checkAccept(request, ['application/json', 'text/event-stream']);
   if (refusal !== undefined) return refusal;
-  const body = await readBodyText(request, {
-    maxBytes: settings.maxBodyBytes,
-    timeoutMs: settings.bodyTimeoutMs,
-  });
-  if (!body.ok) return body.response;
-  const parsed = parseMessage(body.text);
-  if (!parsed.ok) return errorResponse(400, parsed.error, { id: parsed.id });
-  const decoded: DecodedMessage = parsed;
+  const limits = { maxBytes: settings.maxBodyBytes, timeoutMs: settings.bodyTimeoutMs };
+  const posted = await readPostedMessage(request, limits, context.parsedBody);
+  if (!posted.ok) return posted.response;
+  const decoded: DecodedMessage = posted.decoded;
 
   const protocolVersionHeader = request.headers.get(MCP_PROTOCOL_VERSION_HEADER) ?? undefined;
   const sessionId = request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined;

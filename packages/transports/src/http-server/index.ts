@@ -12,6 +12,7 @@ export type {
   HttpGrant,
   HttpHandler,
   HttpMessageContext,
+  HttpRequestContext,
   HttpServerCoreOptions,
   LegacyHooks,
   LegacySession,

@@ -189,15 +189,19 @@ export interface HttpServerCoreOptions {
   modern?: ModernHandler;
   legacy?: LegacyHooks;
   /**
-   * Origins allowed to call the endpoint (DNS-rebinding protection; 403 otherwise). Default:
-   * when the request's Host is a loopback name, a present `Origin` must be loopback too.
+   * Origins allowed to call the endpoint (DNS-rebinding protection; 403 otherwise), compared
+   * as origins. Default: a present `Origin` must be a loopback one (`http://localhost:6274`);
+   * a browser page elsewhere needs listing. Requests without `Origin` (non-browser clients)
+   * pass. `false` turns the check off.
    */
-  allowedOrigins?: readonly string[];
+  allowedOrigins?: readonly string[] | false;
   /**
-   * Host header values accepted (403 otherwise). Default: any. The node adapter's `serve`
-   * checks the Host of loopback binds itself.
+   * Host header values accepted (403 otherwise), e.g. `['mcp.example.com']`. Default: when
+   * the runtime adapter names a loopback local address ({@link HttpRequestContext.localAddress};
+   * the node adapters do), the loopback names with that port; otherwise any. `false` turns
+   * the check off.
    */
-  allowedHosts?: readonly string[];
+  allowedHosts?: readonly string[] | false;
   /**
    * Largest accepted request body in bytes. Default 4 MiB. Beyond it: 413 with a JSON-RPC
    * error (-32600) and `Connection: close`, the rest of the body unread.
@@ -225,4 +229,24 @@ export interface HttpServerCoreOptions {
  *
  * @experimental
  */
-export type HttpHandler = (request: Request) => Promise<Response>;
+export type HttpHandler = (request: Request, context?: HttpRequestContext) => Promise<Response>;
+
+/**
+ * What a host knows about a request beyond the `Request` itself, passed as a handler's second
+ * argument by framework adapters.
+ *
+ * @experimental
+ */
+export interface HttpRequestContext {
+  /**
+   * The body a framework has already read (`express.json()`, fastify's JSON parser): a parsed
+   * JSON value, or the raw text or bytes. When present, the request's own body is not read and
+   * `maxBodyBytes` is the framework's business.
+   */
+  parsedBody?: unknown;
+  /**
+   * The local address and port the connection arrived on, when the runtime tells it. A
+   * loopback address turns on the default Host check (see `allowedHosts`).
+   */
+  localAddress?: { address: string; port: number };
+}

@@ -4,8 +4,9 @@
  * core sees as the disconnect of that exchange.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpHandler } from '../http-server/types';
-import { toWebRequest } from './request';
+import { bodyAlreadyRead } from '../http-server/body';
+import type { HttpHandler, HttpRequestContext } from '../http-server/types';
+import { bodyConsumed, toWebRequest } from './request';
 
 /**
  * A `node:http` request listener, as taken by `http.createServer`.
@@ -72,8 +73,64 @@ export interface NodeListenerOptions {
 }
 
 /**
+ * Options of {@link handleNodeRequest}.
+ *
+ * @experimental
+ */
+export interface NodeRequestOptions extends NodeListenerOptions {
+  /**
+   * The body a framework already read from `req` (fastify's `request.body`). Absent, and
+   * the stream already read: the handler is not called, the answer is a 500 saying why.
+   */
+  parsedBody?: unknown;
+}
+
+function reportAndFail(error: unknown, res: ServerResponse, options: NodeListenerOptions): void {
+  options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.statusCode = 500;
+  res.setHeader('content-type', 'text/plain; charset=utf-8');
+  res.end('Internal Server Error');
+}
+
+/**
+ * Serves one `node:http` request with a web-standard handler, which gets the connection's
+ * local address (for its default Host check) and `parsedBody`. For framework adapters that
+ * own the response (fastify's `reply.hijack()`). Resolves when the response has ended.
+ *
+ * @experimental
+ */
+export async function handleNodeRequest(
+  handler: HttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: NodeRequestOptions = {},
+): Promise<void> {
+  const { parsedBody } = options;
+  const context: HttpRequestContext = { parsedBody };
+  const { localAddress, localPort } = req.socket;
+  if (localAddress !== undefined && localPort !== undefined) {
+    context.localAddress = { address: localAddress, port: localPort };
+  }
+  try {
+    const method = req.method ?? 'GET';
+    const unreadable = parsedBody === undefined && method === 'POST' && bodyConsumed(req);
+    const response = unreadable
+      ? bodyAlreadyRead()
+      : await handler(toWebRequest(req, res), context);
+    await writeResponse(response, res);
+  } catch (error) {
+    reportAndFail(error, res, options);
+  }
+}
+
+/**
  * Adapts a web-standard handler (such as the one `createHttpHandler` returns) to `node:http`,
  * without Express. A handler that throws gets a 500 (or, mid-stream, a reset connection).
+ * Behind a body parser (`express.json()`), the parsed `req.body` is passed as `parsedBody`.
  *
  * @experimental
  */
@@ -82,16 +139,9 @@ export function toNodeListener(
   options: NodeListenerOptions = {},
 ): NodeRequestListener {
   return (req, res) => {
-    const run = async () => writeResponse(await handler(toWebRequest(req, res)), res);
-    run().catch((error: unknown) => {
-      options.onerror?.(error instanceof Error ? error : new Error(String(error)));
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      res.statusCode = 500;
-      res.setHeader('content-type', 'text/plain; charset=utf-8');
-      res.end('Internal Server Error');
-    });
+    const parsed = (req as IncomingMessage & { body?: unknown }).body;
+    // Only a read stream makes `req.body` the body: express.json() sets `{}` for other types.
+    const parsedBody = bodyConsumed(req) ? parsed : undefined;
+    void handleNodeRequest(handler, req, res, { ...options, parsedBody });
   };
 }

@@ -62,7 +62,16 @@ function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<U
   );
 }
 
-/** Converts a `node:http` request; the signal aborts when `res` closes before finishing. */
+/** Whether a body parser has already read the request's stream to its end. */
+export function bodyConsumed(req: IncomingMessage): boolean {
+  return req.readableEnded;
+}
+
+/**
+ * Converts a `node:http` request; the signal aborts when `res` closes before finishing. A
+ * stream already read (a body parser ran first) becomes an empty body: the caller passes what
+ * the parser made of it.
+ */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request {
   const controller = new AbortController();
   res.once('close', () => {
@@ -73,7 +82,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse): Request
     for (const value of values ?? []) headers.append(name, value);
   }
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const hasBody = method !== 'GET' && method !== 'HEAD' && !bodyConsumed(req);
   return new Request(requestUrl(req), {
     method,
     headers,

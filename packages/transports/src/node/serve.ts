@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkHost } from '../http-server/guards';
+import { authority, checkHost, isLoopbackHost } from '../http-server/guards';
 import type { HttpHandler } from '../http-server/types';
 import { type NodeListenerOptions, toNodeListener } from './listener';
 
@@ -23,7 +23,9 @@ export interface ServeOptions extends NodeListenerOptions {
   /**
    * `Host` header values accepted (403 otherwise). Default: for a loopback `host`, the
    * loopback names with the bound port (`127.0.0.1:<port>`, `localhost:<port>`,
-   * `[::1]:<port>`); otherwise no check. `false` turns the check off.
+   * `[::1]:<port>`); otherwise no check: the same rule as `createHttpHandler`'s default, which
+   * `serve` applies for any handler. A list, or `false` to turn the check off, replaces that
+   * default for the handler too (it is not told the local address).
    */
   allowedHosts?: readonly string[] | false;
   /**
@@ -96,23 +98,6 @@ export interface ServedEndpoint {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function authority(host: string, port: number): string {
-  const name = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return `${name}:${port}`;
-}
-
-function defaultAllowedHosts(host: string, port: number): readonly string[] | undefined {
-  if (!isLoopback(host)) return undefined;
-  const names = ['127.0.0.1', 'localhost', '[::1]', host];
-  return [...new Set(names.map((name) => authority(name, port)))];
-}
-
 /**
  * Serves `handler` over HTTP on `host:port` (default `127.0.0.1`, a free port), with headers
  * bounded to 30 s and whole requests to 120 s unless configured.
@@ -127,9 +112,17 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<ServedEndpoint> {
   const host = options.host ?? '127.0.0.1';
-  let allowedHosts: readonly string[] | undefined;
-  const guarded: HttpHandler = async (request) =>
-    checkHost(request, allowedHosts) ?? handler(request);
+  // A list, `false`, or a bind that is not loopback replace the handler's default check.
+  const allowedHosts =
+    options.allowedHosts ?? (isLoopbackHost(authority(host, 0)) ? undefined : false);
+  const guarded: HttpHandler = async (request, context) => {
+    const refusal = checkHost(request, allowedHosts, context);
+    if (refusal !== undefined) return refusal;
+    return handler(
+      request,
+      allowedHosts === undefined ? context : { ...context, localAddress: undefined },
+    );
+  };
   const server = createServer(timeoutSettings(options), toNodeListener(guarded, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -139,10 +132,6 @@ export async function serve(
     });
   });
   const { port } = server.address() as AddressInfo;
-  allowedHosts =
-    options.allowedHosts === false
-      ? undefined
-      : (options.allowedHosts ?? defaultAllowedHosts(host, port));
 
   let closing: Promise<void> | undefined;
   const close = () => {
