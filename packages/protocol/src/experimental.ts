@@ -64,14 +64,17 @@ export {
 } from './jsonrpc';
 export {
   buildRequestMeta,
+  formatTraceparent,
   LOGGING_LEVELS,
   META_KEYS,
+  parseTraceparent,
   protocolVersionOf,
   type RequestEnvelope,
   readRequestEnvelope,
   readTraceContext,
   subscriptionIdOf,
   type TraceContext,
+  type TraceParent,
   withServerInfo,
 } from './meta';
 export type * from './method-types';
@@ -105,6 +108,7 @@ export {
   readCacheHints,
   resultTypeOf,
 } from './results';
+export { describeMcpSpan, type McpSpanDescription, resultErrorType } from './telemetry';
 export type { MessageContext, Transport, TransportSendOptions } from './transport';
 export type * from './types';
 export { isRecord } from './util';

@@ -7,6 +7,7 @@
  */
 
 import { base64ToBytes, bytesToBase64 } from './base64';
+import { readTraceContext } from './meta';
 import { isRecord } from './util';
 import { META_KEYS } from './wire/messages';
 import type { McpHeaderParam } from './x-mcp-header';
@@ -226,6 +227,8 @@ function requirePlain(header: string, value: string): void {
  * one `Mcp-Param-<Name>` per annotated argument that is present, non-null and of the declared
  * type. `Mcp-Method` is also set for notifications: the spec requires it on requests only and
  * leaves notification POSTs open, and mirroring the method costs nothing there.
+ * The W3C trace context of `_meta` (`traceparent`, `tracestate`, `baggage`) is mirrored into
+ * the headers of the same names, for HTTP middleware that reads only headers.
  *
  * `headerParams` should come from `collectHeaderParams` for the tool being called.
  *
@@ -246,6 +249,10 @@ export function buildRequestHeaders(
   };
   const name = mcpNameFor(message.method, message.params);
   if (name !== undefined) headers[MCP_NAME_HEADER] = encodeHeaderValue(name);
+  const trace = readTraceContext(ownValue(message.params, '_meta'));
+  for (const [header, value] of Object.entries(trace ?? {})) {
+    if (isPlainSafe(value)) headers[header] = value;
+  }
   if (message.method === 'tools/call') {
     const args = ownValue(message.params, 'arguments');
     for (const param of headerParams) {

@@ -128,7 +128,43 @@ export function subscriptionIdOf(params: unknown): RequestId | undefined {
 }
 
 // traceparent: version-traceid-parentid-flags, lowercase hex; all-zero ids are invalid.
-const TRACEPARENT = /^[\da-f]{2}-(?!0{32})[\da-f]{32}-(?!0{16})[\da-f]{16}-[\da-f]{2}$/;
+const TRACEPARENT = /^[\da-f]{2}-(?!0{32})([\da-f]{32})-(?!0{16})([\da-f]{16})-([\da-f]{2})$/;
+
+/**
+ * The fields of a W3C `traceparent`.
+ *
+ * @experimental
+ */
+export interface TraceParent {
+  /** 32 lowercase hex digits. */
+  traceId: string;
+  /** 16 lowercase hex digits. */
+  spanId: string;
+  /** Bit 0 is `sampled`. */
+  traceFlags: number;
+}
+
+/**
+ * Reads a `traceparent` value (from `_meta` or the HTTP header); `undefined` when malformed.
+ *
+ * @experimental
+ */
+export function parseTraceparent(traceparent: string): TraceParent | undefined {
+  const match = TRACEPARENT.exec(traceparent);
+  if (match === null) return undefined;
+  const [, traceId = '', spanId = '', flags = ''] = match;
+  return { traceId, spanId, traceFlags: Number.parseInt(flags, 16) };
+}
+
+/**
+ * Writes a version-`00` `traceparent`.
+ *
+ * @experimental
+ */
+export function formatTraceparent(parent: TraceParent): string {
+  const flags = (parent.traceFlags & 0xff).toString(16).padStart(2, '0');
+  return `00-${parent.traceId}-${parent.spanId}-${flags}`;
+}
 
 /**
  * Reads W3C trace context from `_meta`; a malformed `traceparent` drops the whole context.

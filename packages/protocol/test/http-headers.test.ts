@@ -256,6 +256,23 @@ describe('buildRequestHeaders', () => {
     ]);
   });
 
+  it('mirrors the trace context of _meta, and only a valid one', () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const traced = { method: 'tools/list', params: { _meta: { traceparent, tracestate: 'a=1' } } };
+    expect(buildRequestHeaders(traced, '2026-07-28')).toMatchObject({
+      traceparent,
+      tracestate: 'a=1',
+    });
+    const malformed = {
+      method: 'tools/list',
+      params: { _meta: { traceparent: 'x', baggage: 'b' } },
+    };
+    expect(Object.keys(buildRequestHeaders(malformed, '2026-07-28'))).toEqual([
+      'MCP-Protocol-Version',
+      'Mcp-Method',
+    ]);
+  });
+
   it('throws when the method or version cannot be a plain header', () => {
     expect(() => buildRequestHeaders({ method: 'a\nb' }, '2026-07-28')).toThrow(TypeError);
     expect(() => buildRequestHeaders({ method: 'tools/list' }, ' 2026')).toThrow(TypeError);
