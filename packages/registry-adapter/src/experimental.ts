@@ -28,6 +28,12 @@ export {
 } from './config/schema';
 export { looksSecretKey as isSecretKeyName } from './config/secret-rules';
 export { redactSecrets, resolveSecrets } from './config/secrets';
+export {
+  configServers,
+  type ServersKey,
+  serversKeyOf,
+  withConfigServers,
+} from './config/shape';
 export { closest as closestName } from './config/suggest';
 export type {
   HttpServerEntry,

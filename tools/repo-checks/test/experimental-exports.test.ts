@@ -127,6 +127,7 @@ describe('experimental export lists', () => {
       'annotationsFor',
       'checkMcpConfig',
       'closestName',
+      'configServers',
       'defineTool',
       'filterVerdict',
       'fitName',
@@ -151,10 +152,12 @@ describe('experimental export lists', () => {
       'secretIssues',
       'serverEntrySchema',
       'serverFromRegistry',
+      'serversKeyOf',
       'shortenName',
       'stdioServerEntrySchema',
       'storedVerdictSchema',
       'toolFilterSchema',
+      'withConfigServers',
     ]);
   });
 

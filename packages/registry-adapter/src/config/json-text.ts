@@ -1,8 +1,9 @@
 /**
- * Reading an `mcp.json` from text: `JSON.parse`, and when that fails, a small scanner that finds
- * where and why, so the error gives a line and column (and never echoes the file's contents,
- * which may hold secrets).
+ * Reading an `mcp.json` from text: JSON with comments and trailing commas (JSONC, as VS Code and
+ * Cursor allow), parsed by `jsonc-parser`. A syntax error is reported with its line and column and
+ * a reason, never with the file's contents (which may hold secrets).
  */
+import { type JSONVisitor, visit } from 'jsonc-parser';
 import { McpConfigError } from './errors';
 import { checkMcpConfig } from './parse';
 import type { McpConfig } from './types';
@@ -17,31 +18,29 @@ export interface McpConfigDocument {
   raw: Record<string, unknown>;
   /** `raw` validated, with defaults filled. */
   config: McpConfig;
+  /** The text `raw` was read from (or written as), comments and formatting included. */
+  text: string;
 }
 
 /**
- * Parses JSON text into an object, throwing `McpConfigError` with the line and column of a syntax
- * error. A leading byte-order mark is ignored.
+ * Parses JSONC text (JSON, comments and trailing commas allowed) into an object, throwing
+ * `McpConfigError` with the line and column of a syntax error. A leading byte-order mark is
+ * ignored.
  *
  * @experimental
  */
 export function parseJsonObject(text: string, file?: string): Record<string, unknown> {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  let value: unknown;
-  try {
-    value = JSON.parse(source);
-  } catch (cause) {
-    const { offset, reason } = findJsonError(source);
-    const { line, column } = lineAndColumn(source, offset);
-    const issue = {
-      path: '',
-      message: `invalid JSON at line ${line}, column ${column}: ${reason}`,
-    };
-    throw new McpConfigError([issue], { ...(file === undefined ? {} : { file }), cause });
+  const { value, error } = parseJsonc(source);
+  const options = file === undefined ? {} : { file };
+  if (error !== undefined) {
+    const { line, column } = lineAndColumn(source, error.offset);
+    const message = `invalid JSON at line ${line}, column ${column}: ${error.reason}`;
+    throw new McpConfigError([{ path: '', message }], options);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const issue = { path: '', message: 'an MCP config must be a JSON object with "mcpServers"' };
-    throw new McpConfigError([issue], file === undefined ? {} : { file });
+    throw new McpConfigError([issue], options);
   }
   return value as Record<string, unknown>;
 }
@@ -55,7 +54,7 @@ export function parseMcpConfigText(text: string, file?: string): McpConfigDocume
   const raw = parseJsonObject(text, file);
   const checked = checkMcpConfig(raw);
   if (!checked.ok) throw new McpConfigError(checked.issues, file === undefined ? {} : { file });
-  return { raw, config: checked.config };
+  return { raw, config: checked.config, text };
 }
 
 /** 1-based line and column (in UTF-16 units) of an offset. */
@@ -73,126 +72,110 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
 
 const MAX_DEPTH = 512;
 
-/** Where `JSON.parse` failed on `text`, found by a validating scan; mirrors RFC 8259. */
-export function findJsonError(text: string): { offset: number; reason: string } {
-  let i = 0;
-  const fail = (reason: string): never => {
-    throw { offset: i, reason };
+/** A syntax error: where, and why in words. */
+export interface JsonSyntaxError {
+  offset: number;
+  reason: string;
+}
+
+/**
+ * The value of JSONC `text` built from `jsonc-parser`'s events, or its first syntax error. Keys
+ * become own properties (a `"__proto__"` key is data, as with `JSON.parse`); the last of
+ * duplicate keys wins.
+ */
+export function parseJsonc(text: string): { value: unknown; error?: JsonSyntaxError } {
+  const containers: Array<{ node: unknown[] | Record<string, unknown>; key?: string }> = [];
+  let key: string | undefined;
+  /** After `{` or an object's `,`: what comes next must be a property name. */
+  let expectKey = false;
+  let root: unknown;
+  let error: JsonSyntaxError | undefined;
+  const fail = (reason: string, offset: number): never => {
+    error = { offset, reason };
+    // Stops the scan: the first error is the one worth reporting.
+    throw error;
   };
-  const describeChar = (): string => {
-    if (i >= text.length) return 'unexpected end of file';
-    const c = text[i];
-    if (c === '/') return 'comments are not allowed in JSON';
-    if (c === "'") return 'strings must use double quotes';
-    return `unexpected character ${JSON.stringify(c)}`;
+  const put = (value: unknown): void => {
+    expectKey = false;
+    const parent = containers.at(-1)?.node;
+    if (parent === undefined) root = value;
+    else if (Array.isArray(parent)) parent.push(value);
+    else
+      Object.defineProperty(parent, key as string, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   };
-  const space = (): void => {
-    while (i < text.length && ' \t\n\r'.includes(text[i] as string)) i++;
+  const open = (node: unknown[] | Record<string, unknown>, offset: number): void => {
+    if (containers.length >= MAX_DEPTH) fail('nested too deeply', offset);
+    put(node);
+    containers.push({ node });
   };
-  const literal = (word: string): void => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail(describeChar());
+  const close = (): void => {
+    containers.pop();
+    expectKey = false;
   };
-  const string = (): void => {
-    i++;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return;
-      }
-      if (c < 0x20) fail('control character in a string (line breaks must be written \\n)');
-      if (c === 0x5c) {
-        i++;
-        const e = text[i];
-        if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) i += 5;
-        else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
-        else fail('invalid escape in a string');
-      } else i++;
-    }
-    fail('unterminated string');
-  };
-  const number = (): void => {
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
-    if (m === null) fail(describeChar());
-    else i += m[0].length;
-  };
-  const value = (depth: number): void => {
-    if (depth > MAX_DEPTH) fail('nested too deeply');
-    space();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] !== '"')
-          fail(
-            text[i] === '}'
-              ? 'trailing comma before "}"'
-              : `expected a property name in double quotes (${describeChar()})`,
-          );
-        string();
-        space();
-        if (text[i] !== ':') fail(`expected ":" after a property name (${describeChar()})`);
-        i++;
-        value(depth + 1);
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === '}') {
-          i++;
-          return;
-        }
-        fail(`expected "," or "}" (${describeChar()})`);
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        space();
-        if (text[i] === ']') fail('trailing comma before "]"');
-        value(depth + 1);
-        space();
-        if (text[i] === ',') {
-          i++;
-          continue;
-        }
-        if (text[i] === ']') {
-          i++;
-          return;
-        }
-        fail(`expected "," or "]" (${describeChar()})`);
-      }
-    }
-    if (c === '"') string();
-    else if (c === 't') literal('true');
-    else if (c === 'f') literal('false');
-    else if (c === 'n') literal('null');
-    else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) number();
-    else fail(describeChar());
+  const visitor: JSONVisitor = {
+    onObjectBegin: (offset) => {
+      open({}, offset);
+      expectKey = true;
+    },
+    onArrayBegin: (offset) => open([], offset),
+    onObjectEnd: () => close(),
+    onArrayEnd: () => close(),
+    onObjectProperty: (name) => {
+      key = name;
+      expectKey = false;
+    },
+    onSeparator: (separator) => {
+      expectKey = separator === ',' && !Array.isArray(containers.at(-1)?.node);
+    },
+    onLiteralValue: (value) => put(value),
+    onError: (code, offset) => {
+      const inArray = Array.isArray(containers.at(-1)?.node);
+      // An unquoted key is an "invalid symbol" to the scanner; say what was expected.
+      const reason = code === 1 && expectKey ? 3 : code;
+      fail(describeError(reason, text, offset, inArray), offset);
+    },
   };
   try {
-    value(0);
-    space();
-    if (i < text.length) fail(`unexpected content after the JSON value (${describeChar()})`);
-  } catch (error) {
-    if (typeof error === 'object' && error !== null && 'reason' in error) {
-      return error as { offset: number; reason: string };
-    }
-    throw error;
+    visit(text, visitor, { allowTrailingComma: true, disallowComments: false });
+  } catch (thrown) {
+    if (thrown !== error) throw thrown;
   }
-  // The scan found nothing (should not happen when JSON.parse failed).
-  return { offset: 0, reason: 'not valid JSON' };
+  return error === undefined ? { value: root } : { value: undefined, error };
+}
+
+/** `jsonc-parser`'s error codes (a `const enum` there, so not importable as values). */
+const REASONS: Readonly<Record<number, (at: string, inArray: boolean) => string>> = {
+  1: (at) => at,
+  2: () => 'invalid number',
+  3: (at) => `expected a property name in double quotes (${at})`,
+  4: (at) => (at === 'unexpected end of file' ? at : `expected a value (${at})`),
+  5: (at) => `expected ":" after a property name (${at})`,
+  6: (at, inArray) => `expected "," or "${inArray ? ']' : '}'}" (${at})`,
+  7: (at) => `expected "," or "}" (${at})`,
+  8: (at) => `expected "," or "]" (${at})`,
+  9: (at) => `unexpected content after the JSON value (${at})`,
+  10: () => 'invalid comment',
+  11: () => 'unterminated comment (a "/*" without "*/")',
+  12: () => 'unterminated string (line breaks inside a string must be written \\n)',
+  13: () => 'unexpected end of a number',
+  14: () => 'invalid escape in a string (\\u needs four hexadecimal digits)',
+  15: () => 'invalid escape in a string',
+  16: () => 'control character in a string (write it as an escape such as \\t)',
+};
+
+function describeError(code: number, text: string, offset: number, inArray: boolean): string {
+  const at = describeCharAt(text, offset);
+  return REASONS[code]?.(at, inArray) ?? `not valid JSON (${at})`;
+}
+
+function describeCharAt(text: string, offset: number): string {
+  if (offset >= text.length) return 'unexpected end of file';
+  const c = text[offset];
+  if (c === "'") return 'strings must use double quotes';
+  return `unexpected character ${JSON.stringify(c)}`;
 }

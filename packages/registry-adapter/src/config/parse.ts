@@ -15,6 +15,7 @@ import {
   storedVerdictSchema,
   toolFilterSchema,
 } from './schema';
+import { type ServersKey, schemaView, serversKeyOf } from './shape';
 import { closest, fieldHint } from './suggest';
 import type { McpConfig, ServerEntry } from './types';
 
@@ -32,7 +33,8 @@ const ENTRY_TYPES = ['stdio', 'http', 'streamable-http', 'sse'];
 
 /**
  * Validates a whole `mcp.json` document (already JSON-parsed) and returns it with defaults
- * filled. Throws `McpConfigError` listing every problem.
+ * filled. Servers may be under `mcpServers` or VS Code's `servers`; other applications' top-level
+ * settings are ignored. Throws `McpConfigError` listing every problem.
  *
  * @experimental
  */
@@ -54,19 +56,24 @@ export function checkMcpConfig(
     const issue = { path: '', message: 'an MCP config must be a JSON object with "mcpServers"' };
     return { ok: false, issues: [issue] };
   }
-  const parsed = mcpConfigSchema.safeParse(raw);
+  const parsed = mcpConfigSchema.safeParse(schemaView(raw, KEYS.top));
   if (parsed.success) return { ok: true, config: parsed.data };
-  const servers = raw.mcpServers;
+  const key = serversKeyOf(raw);
+  const servers = raw[key];
   const issues: McpConfigIssue[] = [];
   for (const issue of parsed.error.issues) {
     // Entry problems are re-derived per entry below, against the branch the entry meant. A bad
     // server name is not an entry problem, so it is kept (or the result would have no issue).
     const entryProblem = issue.path[0] === 'mcpServers' && issue.path.length > 1;
     if (entryProblem && issue.code !== 'invalid_key' && isRecord(servers)) continue;
-    issues.push(...describe(issue, [], raw));
+    // The schema says `mcpServers`; the file may say `servers`.
+    const path = issue.path[0] === 'mcpServers' ? [key, ...issue.path.slice(1)] : issue.path;
+    issues.push(...describe({ ...issue, path } as z.core.$ZodIssue, [], raw));
   }
   if (isRecord(servers)) {
-    for (const [name, entry] of Object.entries(servers)) issues.push(...entryIssues(name, entry));
+    for (const [name, entry] of Object.entries(servers)) {
+      issues.push(...entryIssues(name, entry, key));
+    }
   }
   return { ok: false, issues: dedupe(issues) };
 }
@@ -100,8 +107,12 @@ function chooseBranch(entry: Record<string, unknown>): {
   return { branch: byFields };
 }
 
-function entryIssues(name: string, entry: unknown): McpConfigIssue[] {
-  const base = ['mcpServers', name];
+function entryIssues(
+  name: string,
+  entry: unknown,
+  key: ServersKey = 'mcpServers',
+): McpConfigIssue[] {
+  const base = [key, name];
   const where = formatConfigPath(base);
   if (!isRecord(entry)) {
     return [{ path: where, message: `server "${name}" must be an object with "command" or "url"` }];

@@ -171,20 +171,23 @@ export const storedVerdictSchema = z.strictObject({
 });
 
 /**
- * A whole `mcp.json`. A top-level `$schema` (for editors) is accepted and dropped.
+ * A whole `mcp.json`, servers under `mcpServers` (`checkMcpConfig` also reads VS Code's
+ * `servers`). A top-level `$schema` (for editors) and VS Code's `inputs` are accepted and dropped:
+ * twofold never prompts for an input.
  *
  * @experimental
  */
 export const mcpConfigSchema = z
   .strictObject({
     $schema: z.string().optional(),
+    inputs: z.array(z.record(z.string(), z.unknown())).optional(),
     mcpServers: z.record(z.string().min(1), serverEntrySchema).default(() => ({})),
     conflictPolicy: z
       .enum(['error', 'first-wins', 'prefix-on-collision', 'always-prefix'])
       .default('prefix-on-collision'),
     verdicts: z.record(z.string(), storedVerdictSchema).default(() => ({})),
   })
-  .transform(({ $schema: _schema, ...config }) => config);
+  .transform(({ $schema: _schema, inputs: _inputs, ...config }) => config);
 
 /**
  * What `mcpConfigSchema` accepts (the raw file), as a type.

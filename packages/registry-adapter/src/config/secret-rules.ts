@@ -9,6 +9,11 @@ import { isRecord } from '@twofold/protocol/experimental';
 /** `${env:NAME}`; NAME as a POSIX variable name. */
 export const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const REFERENCE_START = /\$\{env:/g;
+/**
+ * VS Code's `${input:ID}`: a value VS Code prompts for. It is a reference, not a literal secret,
+ * but twofold cannot supply it (`resolveSecrets` says so).
+ */
+export const INPUT_REFERENCE = /\$\{input:([^}\s]+)\}/g;
 /** The reference syntax as shown in messages. */
 const REFERENCE_EXAMPLE = '$' + '{env:NAME}';
 
@@ -149,9 +154,9 @@ export function looksSecretKey(key: string): boolean {
   );
 }
 
-/** Whether a string holds at least one well-formed `${env:NAME}` reference. */
+/** Whether a string holds at least one well-formed `${env:NAME}` or `${input:ID}` reference. */
 export function hasEnvReference(value: string): boolean {
-  return value.replace(ENV_REFERENCE, '') !== value;
+  return value.replace(ENV_REFERENCE, '').replace(INPUT_REFERENCE, '') !== value;
 }
 
 /** The label of the well-known token format found in `value`, if any. */

@@ -1,16 +1,17 @@
 /**
  * `${env:NAME}` references: resolving them just before a server starts, and hiding secrets when an
- * entry is shown.
+ * entry is shown. VS Code's `${input:ID}` cannot be resolved (twofold does not prompt): a server
+ * that uses one fails to start with an error saying what to write instead.
  */
 import { formatConfigPath, McpConfigError, type McpConfigIssue } from './errors';
-import { ENV_REFERENCE, inspectEntry, isHttpUrl } from './secret-rules';
+import { ENV_REFERENCE, INPUT_REFERENCE, inspectEntry, isHttpUrl } from './secret-rules';
 import type { ServerEntry } from './types';
 
 /**
  * Replaces every `${env:NAME}` in `env`, `headers`, `args`, `url` and `cwd` of a parsed entry with
  * the variable's value from `env`. Returns a new entry; the input is not changed. A variable that is
- * not set (or is empty: an empty credential is a mistake) is an `McpConfigError` naming the server,
- * the field and the variable; every missing variable is listed.
+ * not set (or is empty: an empty credential is a mistake), or a VS Code `${input:ID}`, is an
+ * `McpConfigError` naming the server, the field and the variable; every one is listed.
  *
  * @experimental
  */
@@ -20,8 +21,15 @@ export function resolveSecrets(
   serverName = 'server',
 ): ServerEntry {
   const issues: McpConfigIssue[] = [];
-  const resolve = (path: PropertyKey[], value: string): string =>
-    value.replace(ENV_REFERENCE, (reference, name: string) => {
+  const resolve = (path: PropertyKey[], value: string): string => {
+    for (const [reference] of value.matchAll(INPUT_REFERENCE)) {
+      const where = formatConfigPath(['mcpServers', serverName, ...path]);
+      issues.push({
+        path: where,
+        message: `server "${serverName}": ${where} refers to ${reference}, a VS Code input that twofold cannot prompt for; write "\${env:NAME}" instead and set NAME in the environment`,
+      });
+    }
+    return value.replace(ENV_REFERENCE, (reference, name: string) => {
       const found = Object.hasOwn(env, name) ? env[name] : undefined;
       if (found !== undefined && found !== '') return found;
       const where = formatConfigPath(['mcpServers', serverName, ...path]);
@@ -31,6 +39,7 @@ export function resolveSecrets(
       });
       return reference;
     });
+  };
   const resolveMap = (field: string, map: Record<string, string>): Record<string, string> =>
     Object.fromEntries(Object.entries(map).map(([k, v]) => [k, resolve([field, k], v)]));
 

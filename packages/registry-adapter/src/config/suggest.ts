@@ -9,7 +9,9 @@ const ALIASES: Readonly<Record<string, string>> = {
   transport: 'did you mean "type"?',
   transportType: 'did you mean "type"?',
   environment: 'did you mean "env"?',
-  servers: 'twofold reads "mcpServers"; rename "servers" to "mcpServers"',
+  servers: 'VS Code\'s name for "mcpServers"; a file has one of them, not both',
+  envFile: `twofold does not read env files; list the variables in "env" as ${'$'}{env:NAME} references`,
+  dev: "VS Code's development mode (watch and debug) has no twofold equivalent",
 };
 
 /** Edit distance (insert, delete, substitute, swap of neighbours), small inputs only. */

@@ -28,7 +28,7 @@ export class ConfigStore {
     this.#config = source.config;
     this.#raw = structuredClone(source.raw ?? toRaw(source.config));
     this.path = source.path;
-    if (source.raw !== undefined) this.lastText = serialise(source.raw);
+    this.lastText = textOf(source);
   }
 
   get config(): McpConfig {
@@ -44,7 +44,7 @@ export class ConfigStore {
   replace(source: ManagerConfigSource): void {
     this.#config = source.config;
     this.#raw = structuredClone(source.raw ?? toRaw(source.config));
-    if (source.raw !== undefined) this.lastText = serialise(source.raw);
+    this.lastText = textOf(source);
   }
 
   /**
@@ -86,7 +86,7 @@ export class ConfigStore {
       .then(() => updateMcpConfigFile(path, edit))
       .then(
         (document) => {
-          this.lastText = serialise(document.raw);
+          this.lastText = document.text;
         },
         (error: unknown) =>
           this.onWriteError(error instanceof Error ? error : new Error(String(error))),
@@ -94,9 +94,10 @@ export class ConfigStore {
   }
 }
 
-/** The text `updateMcpConfigFile` writes for a document. */
-export function serialise(raw: Record<string, unknown>): string {
-  return `${JSON.stringify(raw, null, 2)}\n`;
+/** The file's text as read, else the text `updateMcpConfigFile` writes for a new file. */
+function textOf(source: ManagerConfigSource): string | undefined {
+  if (source.text !== undefined) return source.text;
+  return source.raw === undefined ? undefined : `${JSON.stringify(source.raw, null, 2)}\n`;
 }
 
 function toRaw(config: McpConfig): Record<string, unknown> {

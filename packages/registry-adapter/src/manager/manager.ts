@@ -7,6 +7,7 @@
  */
 import type { McpClient } from '@twofold/client/experimental';
 import { parseMcpConfig, parseServerEntry } from '../config/parse';
+import { configServers, withConfigServers } from '../config/shape';
 import type { McpConfig, ServerEntry, ServerEntryCommon } from '../config/types';
 import { McpToolProvider } from '../import/provider';
 import { readMcpConfigFile } from '../node/config-file';
@@ -144,7 +145,7 @@ export class ServerManager {
       if (this.#supervisors.has(name))
         throw new Error(`a server named ${JSON.stringify(name)} exists`);
       const parsed = parseServerEntry(name, entry);
-      this.#store.edit((raw) => ({ ...raw, mcpServers: { ...servers(raw), [name]: entry } }));
+      this.#store.edit((raw) => withConfigServers(raw, { ...configServers(raw), [name]: entry }));
       const supervisor = new Supervisor(name, parsed, this.#host);
       this.#supervisors.set(name, supervisor);
       await this.#provider.setServerOrder([...this.#supervisors.keys()]);
@@ -158,7 +159,7 @@ export class ServerManager {
     return this.#configChange(async () => {
       const supervisor = this.#existing(name);
       const parsed = parseServerEntry(name, entry);
-      this.#store.edit((raw) => ({ ...raw, mcpServers: { ...servers(raw), [name]: entry } }));
+      this.#store.edit((raw) => withConfigServers(raw, { ...configServers(raw), [name]: entry }));
       this.#emit({ type: 'server-updated', server: name });
       await supervisor.update(parsed);
     });
@@ -179,9 +180,9 @@ export class ServerManager {
     return this.#configChange(async () => {
       const supervisor = this.#existing(name);
       this.#store.edit((raw) => {
-        const { [name]: _gone, ...rest } = servers(raw);
+        const { [name]: _gone, ...rest } = configServers(raw);
         const { [name]: _verdict, ...verdicts } = asRecord(raw.verdicts);
-        const next: Record<string, unknown> = { ...raw, mcpServers: rest, verdicts };
+        const next: Record<string, unknown> = { ...withConfigServers(raw, rest), verdicts };
         if (Object.keys(verdicts).length === 0) delete next.verdicts;
         return next;
       });
@@ -269,8 +270,8 @@ export class ServerManager {
     return this.#configChange(async () => {
       const supervisor = this.#existing(name);
       const config = this.#store.edit((raw) => {
-        const all = servers(raw);
-        return { ...raw, mcpServers: { ...all, [name]: { ...asRecord(all[name]), enabled } } };
+        const all = configServers(raw);
+        return withConfigServers(raw, { ...all, [name]: { ...asRecord(all[name]), enabled } });
       });
       await supervisor.update(config.mcpServers[name] as ServerEntry);
       if (enabled && this.#started) await supervisor.start();
@@ -331,8 +332,4 @@ function sorted(entry: ServerEntryCommon): unknown {
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
       : value,
   );
-}
-
-function servers(raw: Record<string, unknown>): Record<string, unknown> {
-  return asRecord(raw.mcpServers);
 }

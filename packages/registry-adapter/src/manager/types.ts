@@ -157,6 +157,8 @@ export interface ServerManagerOptions {
 export interface ManagerConfigSource {
   config: McpConfig;
   raw?: Record<string, unknown>;
+  /** The text `raw` was read from, so a file watcher can tell a real change from none. */
+  text?: string;
   /** The file it came from; edits and verdicts are written back to it. */
   path?: string;
 }

@@ -1,13 +1,14 @@
 /**
- * `mcp.json` on disk: read with line/column errors, write atomically (temp file in the same
- * directory, fsync, rename), and read-modify-write serialised per path within this process. The
- * raw document is what gets edited and written, never the defaults-filled config, so a file keeps
- * only the fields its user wrote.
+ * `mcp.json` on disk: read (JSONC) with line/column errors, write atomically (temp file in the
+ * same directory, fsync, rename), and read-modify-write serialised per path within this process.
+ * The raw document is what gets edited, never the defaults-filled config, and only what changed is
+ * edited in the file's text, so a file keeps its comments, formatting and shape.
  */
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { McpConfigError } from '../config/errors';
+import { editJsonText } from '../config/json-edit';
 import { type McpConfigDocument, parseJsonObject, parseMcpConfigText } from '../config/json-text';
 import { checkMcpConfig } from '../config/parse';
 
@@ -23,10 +24,12 @@ export async function readMcpConfigFile(path: string): Promise<McpConfigDocument
 
 /**
  * Writes a raw `mcp.json` document atomically: it is validated first (an invalid document throws
- * `McpConfigError` and the file is left as it was), then written as 2-space JSON with a trailing
- * newline to a temp file beside the target, flushed, and renamed over it. Readers see the old or
- * the new file, never a partial one. An existing file's permissions are kept; a symlinked file is
- * written through the link. Serialised with `updateMcpConfigFile` on the same path.
+ * `McpConfigError` and the file is left as it was), then written to a temp file beside the target,
+ * flushed, and renamed over it. Readers see the old or the new file, never a partial one. When the
+ * file exists and parses, only what differs is edited in its text (comments and formatting stay);
+ * otherwise the document is written as 2-space JSON with a trailing newline. An existing file's
+ * permissions are kept; a symlinked file is written through the link. Serialised with
+ * `updateMcpConfigFile` on the same path.
  *
  * @experimental
  */
@@ -34,13 +37,19 @@ export async function writeMcpConfigFile(
   path: string,
   raw: Record<string, unknown>,
 ): Promise<McpConfigDocument> {
-  return serialised(path, () => validateAndWrite(path, raw));
+  return serialised(path, async () => {
+    const current = await readCurrent(path).catch(() => undefined);
+    return validateAndWrite(path, current, raw);
+  });
 }
 
 /**
  * Read-modify-write of an `mcp.json`: `edit` gets the current raw document (`{ "mcpServers": {} }`
  * when the file does not exist yet) and returns the new one, which is validated and written
- * atomically. Calls on the same path run one at a time, in call order, within this process.
+ * atomically, as edits to the file's text where the two differ: comments, formatting and the
+ * file's shape (`mcpServers` or VS Code's `servers`) are kept, and an edit that changes nothing
+ * leaves the file's bytes as they were. Calls on the same path run one at a time, in call order,
+ * within this process.
  *
  * @experimental
  */
@@ -51,26 +60,36 @@ export async function updateMcpConfigFile(
   ) => Record<string, unknown> | Promise<Record<string, unknown>>,
 ): Promise<McpConfigDocument> {
   return serialised(path, async () => {
-    let current: Record<string, unknown>;
-    try {
-      current = parseJsonObject(await fs.readFile(path, 'utf8'), path);
-    } catch (error) {
-      if (!isNotFound(error))
-        throw error instanceof McpConfigError ? error : readError(path, error);
-      current = { mcpServers: {} };
-    }
-    return validateAndWrite(path, await edit(current));
+    const current = await readCurrent(path);
+    const raw = current?.raw ?? { mcpServers: {} };
+    return validateAndWrite(path, current, await edit(structuredClone(raw)));
   });
+}
+
+/** The file's text and raw document; `undefined` when there is no file yet. */
+async function readCurrent(
+  path: string,
+): Promise<{ text: string; raw: Record<string, unknown> } | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(path, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw readError(path, error);
+  }
+  return { text, raw: parseJsonObject(text, path) };
 }
 
 async function validateAndWrite(
   path: string,
+  current: { text: string; raw: Record<string, unknown> } | undefined,
   raw: Record<string, unknown>,
 ): Promise<McpConfigDocument> {
   const checked = checkMcpConfig(raw);
   if (!checked.ok) throw new McpConfigError(checked.issues, { file: path });
-  await writeAtomically(path, `${JSON.stringify(raw, null, 2)}\n`);
-  return { raw, config: checked.config };
+  const text = editJsonText(current?.text, current?.raw, raw);
+  await writeAtomically(path, text);
+  return { raw, config: checked.config, text };
 }
 
 async function writeAtomically(path: string, text: string): Promise<void> {

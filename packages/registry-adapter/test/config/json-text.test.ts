@@ -1,8 +1,8 @@
 /** mcp.json text: JSON syntax errors with line and column (never the file's content). */
 import { describe, expect, it } from 'vitest';
 import {
-  findJsonError,
   lineAndColumn,
+  parseJsonc,
   parseJsonObject,
   parseMcpConfigText,
 } from '../../src/config/json-text';
@@ -10,8 +10,6 @@ import { configErrorOf } from './support';
 
 describe('parseJsonObject: syntax errors', () => {
   it.each([
-    ['a trailing comma in an object', '{\n  "a": 1,\n}', 3, 1, 'trailing comma before "}"'],
-    ['a trailing comma in an array', '{"a": [1, 2,]}', 1, 13, 'trailing comma before "]"'],
     [
       'a missing comma',
       '{\n  "a": 1\n  "b": 2\n}',
@@ -19,20 +17,27 @@ describe('parseJsonObject: syntax errors', () => {
       3,
       'expected "," or "}" (unexpected character "\\"")',
     ],
-    ['single quotes', '{\n\t"a": \'x\'\n}', 2, 7, 'strings must use double quotes'],
     [
-      'a comment',
-      '{\n  // servers\n}',
-      2,
-      3,
-      'expected a property name in double quotes (comments are not allowed in JSON)',
+      'a missing comma in an array',
+      '{"a": [1 2]}',
+      1,
+      10,
+      'expected "," or "]" (unexpected character "2")',
     ],
+    ['single quotes', '{\n\t"a": \'x\'\n}', 2, 7, 'strings must use double quotes'],
     [
       'an unquoted key',
       '{ mcpServers: {} }',
       1,
       3,
       'expected a property name in double quotes (unexpected character "m")',
+    ],
+    [
+      'an unquoted key after a comma',
+      '{"a": 1, b: 2}',
+      1,
+      10,
+      'expected a property name in double quotes (unexpected character "b")',
     ],
     [
       'a missing colon',
@@ -45,22 +50,37 @@ describe('parseJsonObject: syntax errors', () => {
       'a raw line break in a string',
       '{"a": "x\ny"}',
       1,
-      9,
-      'control character in a string (line breaks must be written \\n)',
+      7,
+      'unterminated string (line breaks inside a string must be written \\n)',
     ],
-    ['a bad escape', '{"a": "\\q"}', 1, 9, 'invalid escape in a string'],
-    ['a short unicode escape', '{"a": "\\u12"}', 1, 9, 'invalid escape in a string'],
-    ['an unterminated string', '{"a": "x', 1, 9, 'unterminated string'],
     [
-      'a truncated file',
-      '{"mcpServers": {',
+      'a tab in a string',
+      '{"a": "x\ty"}',
       1,
-      17,
-      'expected a property name in double quotes (unexpected end of file)',
+      7,
+      'control character in a string (write it as an escape such as \\t)',
     ],
+    ['a bad escape', '{"a": "\\q"}', 1, 7, 'invalid escape in a string'],
+    [
+      'a short unicode escape',
+      '{"a": "\\u12"}',
+      1,
+      7,
+      'invalid escape in a string (\\u needs four hexadecimal digits)',
+    ],
+    [
+      'an unterminated string',
+      '{"a": "x',
+      1,
+      7,
+      'unterminated string (line breaks inside a string must be written \\n)',
+    ],
+    ['an unterminated comment', '{"a": 1 /* x', 1, 9, 'unterminated comment (a "/*" without "*/")'],
+    ['a truncated file', '{"mcpServers": {', 1, 17, 'expected "," or "}" (unexpected end of file)'],
     ['an empty file', '', 1, 1, 'unexpected end of file'],
     ['a misspelt literal', '{"a": tru}', 1, 7, 'unexpected character "t"'],
     ['a leading zero', '{"a": 01}', 1, 8, 'expected "," or "}" (unexpected character "1")'],
+    ['two commas', '{"a": [1,,2]}', 1, 10, 'expected a value (unexpected character ",")'],
     [
       'content after the value',
       '{"a": 1} {}',
@@ -68,14 +88,34 @@ describe('parseJsonObject: syntax errors', () => {
       10,
       'unexpected content after the JSON value (unexpected character "{")',
     ],
-    ['CRLF line endings', '{\r\n  "a": 1,\r\n}', 3, 1, 'trailing comma before "}"'],
+    [
+      'CRLF line endings',
+      '{\r\n  "a": 1\r\n  "b": 2\r\n}',
+      3,
+      3,
+      'expected "," or "}" (unexpected character "\\"")',
+    ],
   ])('%s', (_label, text, line, column, reason) => {
-    expect(() => JSON.parse(text)).toThrow();
     const error = configErrorOf(() => parseJsonObject(text));
     expect(error.issues).toEqual([
       { path: '', message: `invalid JSON at line ${line}, column ${column}: ${reason}` },
     ]);
-    expect(error.cause).toBeInstanceOf(SyntaxError);
+  });
+
+  it.each([
+    ['a line comment', '{\n  // servers\n  "mcpServers": {}\n}'],
+    ['a block comment', '/* twofold */ {"mcpServers": /* none yet */ {}}'],
+    ['a trailing comma in an object', '{\n  "mcpServers": {},\n}'],
+    ['a trailing comma in an array', '{"mcpServers": {}, "x": [1, 2,]}'],
+  ])('reads JSONC: %s', (_label, text) => {
+    expect(parseJsonObject(text)).toMatchObject({ mcpServers: {} });
+  });
+
+  it('keeps a "__proto__" key as data and the last of duplicate keys', () => {
+    const raw = parseJsonObject('{"__proto__": {"polluted": true}, "a": 1, "a": 2}');
+    expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
+    expect(Object.keys(raw)).toEqual(['__proto__', 'a']);
+    expect(raw.a).toBe(2);
   });
 
   it('never echoes the content around the error', () => {
@@ -124,7 +164,7 @@ describe('parseMcpConfigText', () => {
   });
 });
 
-describe('lineAndColumn and findJsonError', () => {
+describe('lineAndColumn and parseJsonc', () => {
   it.each([
     ['abc', 0, 1, 1],
     ['abc', 2, 1, 3],
@@ -135,15 +175,14 @@ describe('lineAndColumn and findJsonError', () => {
     expect(lineAndColumn(text, offset)).toEqual({ line, column });
   });
 
-  it('finds nothing wrong in valid JSON and says so', () => {
-    expect(findJsonError('{"a": [1, -2.5e3, true, false, null, "\\u00e9\\n"]}')).toEqual({
-      offset: 0,
-      reason: 'not valid JSON',
+  it('reads every kind of JSON value', () => {
+    expect(parseJsonc('{"a": [1, -2.5e3, true, false, null, "\\u00e9\\n"]}')).toEqual({
+      value: { a: [1, -2500, true, false, null, 'é\n'] },
     });
   });
 
   it('stops at a nesting depth limit instead of overflowing', () => {
     const deep = `${'['.repeat(600)}x`;
-    expect(findJsonError(deep).reason).toBe('nested too deeply');
+    expect(parseJsonc(deep).error).toEqual({ offset: 512, reason: 'nested too deeply' });
   });
 });

@@ -141,16 +141,19 @@ describe('misspelt and unknown fields', () => {
   it.each([
     [{ mcpServer: {} }, 'unknown field "mcpServer" at the top level (did you mean "mcpServers"?)'],
     [
-      { servers: {} },
-      'unknown field "servers" at the top level (twofold reads "mcpServers"; rename "servers" to "mcpServers")',
+      { mcpServers: {}, servers: {} },
+      'unknown field "servers" at the top level (VS Code\'s name for "mcpServers"; a file has one of them, not both)',
     ],
     [
       { conflictPolcy: 'error' },
       'unknown field "conflictPolcy" at the top level (did you mean "conflictPolicy"?)',
     ],
-    [{ foo: 1 }, 'unknown field "foo" at the top level'],
   ])('names a misspelt top-level field of %j', (raw, message) => {
     expect(problems(raw)).toEqual([message]);
+  });
+
+  it("ignores a top-level key close to none of twofold's: another app's setting", () => {
+    expect(checkMcpConfig({ mcpServers: {}, globalShortcut: 'Ctrl+Space' }).ok).toBe(true);
   });
 
   it('names misspelt fields of nested objects', () => {

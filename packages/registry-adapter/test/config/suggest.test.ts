@@ -64,7 +64,7 @@ describe('fieldHint', () => {
     ['transport', ' (did you mean "type"?)'],
     ['transportType', ' (did you mean "type"?)'],
     ['environment', ' (did you mean "env"?)'],
-    ['servers', ' (twofold reads "mcpServers"; rename "servers" to "mcpServers")'],
+    ['servers', ' (VS Code\'s name for "mcpServers"; a file has one of them, not both)'],
     ['comand', ' (did you mean "command"?)'],
     ['flavour', ''],
     ['constructor', ''],

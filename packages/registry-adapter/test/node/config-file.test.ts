@@ -57,11 +57,14 @@ describe('readMcpConfigFile', () => {
   });
 
   it('gives the line and column of bad JSON', async () => {
-    await fs.writeFile(file, '{\n  "mcpServers": {\n    "fs": { "command": "npx", }\n  }\n}\n');
+    await fs.writeFile(
+      file,
+      '{\n  "mcpServers": {\n    "fs": { "command": "npx" "args": [] }\n  }\n}\n',
+    );
     const error = await rejection(readMcpConfigFile(file));
     expect(error.file).toBe(file);
     expect(error.message).toBe(
-      `invalid MCP config ${file}: invalid JSON at line 3, column 31: trailing comma before "}"`,
+      `invalid MCP config ${file}: invalid JSON at line 3, column 30: expected "," or "}" (unexpected character "\\"")`,
     );
   });
 
