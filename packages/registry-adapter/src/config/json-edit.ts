@@ -6,6 +6,7 @@
 
 import { isRecord } from '@twofold/protocol/experimental';
 import { applyEdits, type FormattingOptions, type JSONPath, modify } from 'jsonc-parser';
+import { parseJsonc } from './json-text';
 
 /**
  * The text of `after`, made by editing `text` (whose value is `before`) where the two differ.
@@ -24,6 +25,11 @@ export function editJsonText(
   for (const [path, value] of changes(before, after, [])) {
     out = applyEdits(out, modify(out, path, value, { formattingOptions }));
   }
+  // `modify` can leave a stray comma (removing an object's only member before a trailing comma):
+  // a text that does not read back as `after` is rewritten whole rather than written wrong.
+  const check = parseJsonc(out);
+  if (check.error !== undefined || !sameJson(check.value, after))
+    return editJsonText(undefined, before, after);
   return bom + out;
 }
 
