@@ -13,6 +13,10 @@ export interface PackageJson {
   type?: string;
   sideEffects?: boolean;
   license?: string;
+  keywords?: string[];
+  homepage?: string;
+  bugs?: { url: string };
+  repository?: { type: string; url: string; directory?: string };
   engines?: Record<string, string>;
   files?: string[];
   main?: string;
@@ -20,6 +24,7 @@ export interface PackageJson {
   types?: string;
   bin?: string | Record<string, string>;
   exports?: Record<string, unknown>;
+  typesVersions?: Record<string, Record<string, string[]>>;
   publishConfig?: Record<string, unknown>;
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;

@@ -127,8 +127,8 @@ describe('export maps', () => {
           type: 'module',
           sideEffects: false,
           engines: { node: '>=20' },
-          files: ['dist', 'README.md'],
-          publishConfig: { access: 'public' },
+          files: ['dist', 'README.md', 'LICENSE'],
+          publishConfig: { access: 'public', provenance: true },
         });
         expect(json.private).toBeUndefined();
       });
