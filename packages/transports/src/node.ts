@@ -23,7 +23,6 @@ export {
   toNodeListener,
 } from './node/listener';
 export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';
-export { undiciFetch } from './node/undici-fetch';
 export {
   DEFAULT_INHERITED_ENV_VARS,
   DEFAULT_INPUT_END_GRACE_MS,

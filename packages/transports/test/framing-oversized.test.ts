@@ -3,13 +3,9 @@
  * NDJSON decoder reports it: at once when its first bytes tell, else when its line ends.
  */
 import { type LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import {
-  encodeNdjsonLine,
-  NdjsonDecoder,
-  type NdjsonFrame,
-} from '@twofold/transports/experimental';
 import { describe, expect, it } from 'vitest';
 import { peekEnvelope } from '../src/framing/envelope-peek';
+import { encodeNdjsonLine, NdjsonDecoder, type NdjsonFrame } from '../src/framing/index';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const pad = 'x'.repeat(5000);

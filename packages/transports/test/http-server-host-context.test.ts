@@ -16,7 +16,7 @@ const handler = createHttpHandler({
     'id' in message ? exchange.respond({ jsonrpc: '2.0', id: message.id, result: {} }) : undefined,
 });
 
-function post(body: BodyInit | null, headers: Record<string, string> = {}) {
+function post(body: string | null, headers: Record<string, string> = {}) {
   const message = modernRequest('tools/list');
   return new Request('http://127.0.0.1:3000/', {
     method: 'POST',
