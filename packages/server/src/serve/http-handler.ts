@@ -13,6 +13,7 @@ import {
 import {
   createHttpHandler,
   type HttpExchange,
+  type HttpRequestContext,
   type HttpServerCoreOptions,
   type HttpServerHandler,
   type LegacyHooks,
@@ -115,9 +116,9 @@ export function createServerHttpHandler(
   const close = () => listens.close().then(closeCore);
   if (resourceServer === undefined) return Object.assign(handler, { close });
   // The metadata document is public: it tells a client without a token how to get one.
-  const protectedHandler = async (request: Request) =>
+  const protectedHandler = async (request: Request, context?: HttpRequestContext) =>
     (request.method !== 'POST' ? resourceServer.serveMetadata(request) : undefined) ??
-    handler(request);
+    handler(request, context);
   return Object.assign(protectedHandler, { close });
 }
 
