@@ -1,3 +1,5 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental', 'node', 'stdio'] });
+export default definePackageBuild({
+  entries: ['index', 'experimental', 'node', 'stdio', 'express', 'fastify', 'hono', 'next'],
+});

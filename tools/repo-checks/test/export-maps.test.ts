@@ -44,11 +44,17 @@ const expected: Record<
   },
   '@twofold/server': {
     // serveStdio and serveHttp are Node-only; `./stdio` is the deprecated alias of `./node`.
+    // Each framework adapter gets its own subpath (its framework is an optional peer): express
+    // and fastify are Node-only, hono and next runtime-neutral.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
       './node': dual('node'),
       './stdio': dual('stdio'),
+      './express': dual('express'),
+      './fastify': dual('fastify'),
+      './hono': dual('hono'),
+      './next': dual('next'),
       './package.json': './package.json',
     },
     ...rootFields,

@@ -17,6 +17,8 @@ const neutralEntries = new Set([
   '@twofold/transports/experimental',
   '@twofold/server',
   '@twofold/server/experimental',
+  '@twofold/server/hono',
+  '@twofold/server/next',
   '@twofold/client',
   '@twofold/client/experimental',
   '@twofold/registry-adapter',
