@@ -64,6 +64,17 @@ describe('session lifecycle', () => {
     });
   });
 
+  it('opens the GET stream with a comment, before there is any message to send', async () => {
+    const client = await start(legacyResponder().hooks);
+    const sessionId = await client.handshake();
+    const stream = await client.get(sessionId);
+    const reader = stream.body?.getReader();
+    const first = await reader?.read();
+    // Servers such as Bun send the headers with the first body byte: nothing may wait for a message.
+    expect(new TextDecoder().decode(first?.value)).toBe(': open\n\n');
+    await reader?.cancel();
+  });
+
   it('requires the session id on later POSTs (400) and on GET (400)', async () => {
     const client = await start(legacyResponder().hooks);
     await client.handshake();

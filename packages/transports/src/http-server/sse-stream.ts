@@ -14,6 +14,11 @@ export interface SseStreamOptions {
   keepAliveIntervalMs: number;
   /** Called once when the reader cancels the stream (the client disconnected). */
   onCancel?: () => void;
+  /**
+   * A comment written as soon as the stream opens. Some servers (Bun) send no headers before
+   * the first body byte, so a stream with nothing to say yet would look unanswered.
+   */
+  openingComment?: string;
 }
 
 /** Starts a timer that does not keep the process alive, where the runtime supports that. */
@@ -37,6 +42,8 @@ export class SseStream {
       {
         start: (controller) => {
           this.controller = controller;
+          const opening = options.openingComment;
+          if (opening !== undefined) this.enqueue(encodeSseComment(opening));
         },
         pull: () => this.releaseWaiters(),
         cancel: () => {

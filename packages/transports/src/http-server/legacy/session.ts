@@ -274,8 +274,12 @@ export class HttpLegacySession implements LegacySession {
     return this.options.store?.storePrimingEvent?.(streamId);
   }
 
+  /** A GET stream's body. It opens with a comment, not an event: no event id moves. */
   private newSink(): SseStream {
-    return new SseStream({ keepAliveIntervalMs: this.options.keepAliveIntervalMs });
+    return new SseStream({
+      keepAliveIntervalMs: this.options.keepAliveIntervalMs,
+      openingComment: 'open',
+    });
   }
 
   private sseResponse(sink: SseStream): Response {
