@@ -153,19 +153,13 @@ class LegacySession implements EraSession {
     this.listens = new LegacyListens(this.connection, this.hooks, result.capabilities);
   }
 
-  /** `notifications/initialized`, the HTTP version header and stream, the log level. */
+  /** `notifications/initialized`, the HTTP version header, the GET stream started, the log level. */
   async finishHandshake(init: LegacySessionInit): Promise<void> {
     // The version header belongs on every request after initialize, this notification too.
     init.http?.setProtocolVersion(this.verdict.protocolVersion);
     await this.connection.notify('notifications/initialized');
-    if (init.http?.openEventStream !== undefined) {
-      await init.http.openEventStream().catch((error: unknown) => {
-        this.hooks.onWarning({
-          code: 'unexpected-message',
-          message: `The server's event stream could not be opened: ${messageOf(error)}`,
-        });
-      });
-    }
+    const openEventStream = init.http?.openEventStream?.bind(init.http);
+    if (openEventStream !== undefined) this.openEventStream(openEventStream);
     const level = this.hooks.logLevel;
     if (level !== undefined && this.facts.capabilities.logging !== undefined) {
       await this.connection
@@ -178,6 +172,21 @@ class LegacySession implements EraSession {
           });
         });
     }
+  }
+
+  /**
+   * Opens the GET stream in the background: the session is usable without it (the server queues
+   * what it would send there), and some servers answer a GET only once they have something to
+   * write. A failure is a warning, except once the session is closing.
+   */
+  private openEventStream(open: () => Promise<void>): void {
+    open().catch((error: unknown) => {
+      if (this.closing || this.connection.isClosed) return;
+      this.hooks.onWarning({
+        code: 'unexpected-message',
+        message: `The server's event stream could not be opened: ${messageOf(error)}`,
+      });
+    });
   }
 
   /** Takes over the connection's server requests and notifications. */

@@ -18,7 +18,7 @@ import {
 import {
   connectForTest,
   eraConfig,
-  type eraHooks,
+  eraHooks,
   httpTarget,
   useEraCleanups,
 } from '../support/era-targets';
@@ -142,6 +142,30 @@ describe('HTTP: pinned era and prior verdicts', () => {
     const session = await connectForTest(target, eraConfig({ era: 'legacy' }));
     expect(session.verdict).toMatchObject({ era: 'legacy', transport: 'streamable-http' });
     expect(opened).toEqual(['legacy']);
+  });
+
+  it('a legacy connect does not wait for the GET stream; its failure is a warning', async () => {
+    let answerGet: (response: Response) => void = () => undefined;
+    const server = await startTwofoldHttp({ get: new Promise((resolve) => (answerGet = resolve)) });
+    const hooks = eraHooks();
+    const warned = new Promise<void>((resolve) => {
+      const record = hooks.onWarning;
+      hooks.onWarning = (warning) => {
+        record(warning);
+        resolve();
+      };
+    });
+    const { target } = httpTarget(server.url());
+    const session = await connectForTest(target, eraConfig({ era: 'legacy', hooks }));
+    expect((await session.request('tools/list', undefined)).tools).toHaveLength(1);
+    expect(hooks.warnings).toEqual([]);
+    answerGet(new Response('unavailable', { status: 500 }));
+    await warned;
+    expect(hooks.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringContaining("The server's event stream could not be opened"),
+    ]);
+    await session.close();
+    expect(await settledSockets(server)).toBe(0);
   });
 
   it("era 'modern' on a legacy server is an error, not a fallback", async () => {

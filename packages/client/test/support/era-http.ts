@@ -61,15 +61,26 @@ export async function settledSockets(server: TestHttpServer): Promise<number> {
   return server.openSockets();
 }
 
-/** A twofold `McpServer` endpoint at `/` (both eras unless `legacy: false`). */
-export async function startTwofoldHttp(options: { legacy?: false } = {}): Promise<TestHttpServer> {
+/**
+ * A twofold `McpServer` endpoint at `/` (both eras unless `legacy: false`). With `get`, every
+ * GET waits for that response instead, as Bun holds the headers of a stream that says nothing.
+ */
+export async function startTwofoldHttp(
+  options: { legacy?: false; get?: Promise<Response> } = {},
+): Promise<TestHttpServer> {
   const server = new McpServer({ name: 'twofold-http', version: '1.0.0' });
   server.registerTool({
     name: 'echo',
     inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
     handler: ({ text }) => String(text),
   });
-  const endpoint = await serve(createServerHttpHandler(server, options), { port: 0 });
+  const { get, ...handlerOptions } = options;
+  const handler = createServerHttpHandler(server, handlerOptions);
+  const endpoint = await serve(
+    (request, context) =>
+      get !== undefined && request.method === 'GET' ? get : handler(request, context),
+    { port: 0 },
+  );
   onCleanup(() => endpoint.close());
   const sockets = trackSockets(endpoint.server);
   return {
