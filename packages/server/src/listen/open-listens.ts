@@ -3,11 +3,14 @@
  * each answers its `subscriptions/listen` with the final result before the channel goes.
  */
 export class OpenListens {
-  private readonly shutdown = new AbortController();
+  // Made on first use: handlers are often built at module scope, where Workers allow no
+  // AbortController.
+  private shutdown: AbortController | undefined;
   private readonly serving = new Set<Promise<unknown>>();
 
   /** Aborted on `close`: the `shutdown` signal of the listens' `ModernIo`. */
   get signal(): AbortSignal {
+    this.shutdown ??= new AbortController();
     return this.shutdown.signal;
   }
 
@@ -21,6 +24,7 @@ export class OpenListens {
 
   /** Ends every listen and settles once their final answers have been sent. */
   async close(): Promise<void> {
+    this.shutdown ??= new AbortController();
     this.shutdown.abort();
     await Promise.allSettled(this.serving);
   }
