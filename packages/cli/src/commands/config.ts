@@ -1,9 +1,14 @@
-/** `twofold config list | show | add | remove | enable | disable` on an `mcp.json`. */
+/**
+ * `twofold config list | show | add | remove | enable | disable` on an `mcp.json`, in the shape it
+ * has (`mcpServers`, or VS Code's `servers`): edits keep that shape and the file's comments.
+ */
 import { readFile } from 'node:fs/promises';
 import {
   checkMcpConfig,
+  configServers,
   parseJsonObject,
   redactSecrets,
+  withConfigServers,
 } from '@twofold/registry-adapter/experimental';
 import { type CommandContext, stringOption } from '../cli/command';
 import { splitCommandLine } from '../cli/command-line';
@@ -30,11 +35,11 @@ export async function run(context: CommandContext): Promise<ExitCode> {
     context,
     path,
     (raw) => {
-      const servers = serversOf(raw);
+      const servers = configServers(raw);
       if (!(name in servers)) throw noServer(name, path, Object.keys(servers));
       const next = change(servers[name] as Raw);
       const { [name]: _old, ...others } = servers;
-      return { ...raw, mcpServers: next === undefined ? others : { ...servers, [name]: next } };
+      return withConfigServers(raw, next === undefined ? others : { ...servers, [name]: next });
     },
     `${verb === 'remove' ? 'removed' : `${verb}d`} ${name}`,
   );
@@ -42,7 +47,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
 
 async function list(context: CommandContext, path: string): Promise<ExitCode> {
   const raw = await readLeniently(context, path);
-  const servers = Object.entries(serversOf(raw)).map(([name, entry]) =>
+  const servers = Object.entries(configServers(raw)).map(([name, entry]) =>
     describe(name, entry as Raw),
   );
   if (context.json) context.print(json({ file: path, servers }));
@@ -55,7 +60,7 @@ async function list(context: CommandContext, path: string): Promise<ExitCode> {
 
 async function show(context: CommandContext, path: string, name: string): Promise<ExitCode> {
   const raw = await readLeniently(context, path);
-  const servers = serversOf(raw);
+  const servers = configServers(raw);
   const entry = servers[name];
   if (entry === undefined) throw noServer(name, path, Object.keys(servers));
   const shown = shownEntry(entry);
@@ -64,7 +69,7 @@ async function show(context: CommandContext, path: string, name: string): Promis
 }
 
 function add(context: CommandContext, raw: Raw, name: string): Raw {
-  const servers = serversOf(raw);
+  const servers = configServers(raw);
   if (name in servers)
     throw new CliError(EXIT.config, `a server named "${name}" exists; remove it first`);
   const url = stringOption(context, 'url');
@@ -93,7 +98,7 @@ function add(context: CommandContext, raw: Raw, name: string): Raw {
     const value = stringOption(context, flag);
     if (value !== undefined) entry[field] = value;
   }
-  return { ...raw, mcpServers: { ...servers, [name]: entry } };
+  return withConfigServers(raw, { ...servers, [name]: entry });
 }
 
 async function edit(
@@ -152,13 +157,6 @@ function shownEntry(entry: unknown): Raw {
   const { url } = shown;
   if (typeof url !== 'string' || url.includes('${env:')) return shown;
   return { ...shown, url: redactUrl(url) };
-}
-
-function serversOf(raw: Raw): Record<string, unknown> {
-  const servers = raw.mcpServers;
-  return typeof servers === 'object' && servers !== null
-    ? (servers as Record<string, unknown>)
-    : {};
 }
 
 function noServer(name: string, path: string, names: string[]): CliError {

@@ -3,7 +3,7 @@
  * `--server` target read from it, and what later runs remember: the era verdict (no second
  * probe) and results the server allowed to cache (`ttlMs`), bypassed by `--no-cache`.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO, freshCache, jsonOf, referenceStdio, twofold } from './support';
@@ -62,7 +62,6 @@ describe('twofold config', { timeout: 30_000 }, () => {
     expect(literal.stderr).toContain('mcpServers.gh.env.GITHUB_TOKEN');
     expect(literal.stderr).not.toContain('ghp_0123456789');
     // A file written by hand may still hold one: show masks it.
-    const { writeFile } = await import('node:fs/promises');
     await writeFile(
       config,
       JSON.stringify({ mcpServers: { db: { url: 'https://u:hunter2@db.example/mcp' } } }),
@@ -70,6 +69,46 @@ describe('twofold config', { timeout: 30_000 }, () => {
     const shown = await twofold(['config', 'show', 'db', '--config', config]);
     expect(shown.stdout).not.toContain('hunter2');
     expect(shown.stdout).toContain('***');
+  });
+});
+
+describe.each([
+  ['VS Code', 'servers'],
+  ['mcpServers', 'mcpServers'],
+])('twofold config on a hand-written JSONC file (%s shape)', (_shape, key) => {
+  const handWritten = [
+    '// servers this project uses',
+    '{',
+    `  "${key}": {`,
+    '    /* the local demo */',
+    '    "demo": { "command": "node", "args": ["demo.js"] },',
+    '  },',
+    '}',
+    '',
+  ].join('\n');
+
+  it('lists its servers, and add / remove keep its comments and its key', async () => {
+    const config = join(freshCache(), 'mcp.json');
+    await writeFile(config, handWritten);
+    const run = (...args: string[]) => twofold(['--config', config, ...args]);
+    const listed = jsonOf(await run('config', 'list', '--json'));
+    expect(listed.servers).toEqual([
+      { name: 'demo', type: 'stdio', enabled: true, target: 'node demo.js' },
+    ]);
+    const added = await run('config', 'add', 'search', '--url', 'https://search.example.com/mcp');
+    expect(added.code).toBe(0);
+    const afterAdd = await readFile(config, 'utf8');
+    expect(afterAdd).toContain('// servers this project uses');
+    expect(afterAdd).toContain('/* the local demo */');
+    const names = jsonOf(await run('config', 'list', '--json')).servers as { name: string }[];
+    expect(names.map((s) => s.name)).toEqual(['demo', 'search']);
+    expect((await run('config', 'remove', 'demo')).code).toBe(0);
+    const afterRemove = await readFile(config, 'utf8');
+    expect(afterRemove).toContain('// servers this project uses');
+    expect(afterRemove).toContain(`"${key}"`);
+    expect(afterRemove).not.toContain(key === 'servers' ? '"mcpServers"' : '"servers"');
+    const shown = jsonOf(await run('config', 'show', 'search', '--json'));
+    expect(shown.entry).toEqual({ url: 'https://search.example.com/mcp' });
   });
 });
 
