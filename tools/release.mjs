@@ -4,13 +4,13 @@
  *
  * A real release runs in this checkout and leaves the version bumps, changelogs and git tags for
  * the maintainer to commit and push. A dry run works on a temporary copy of the checkout (tracked
- * and untracked, not ignored, files, so pending changesets come along) with its own install: it
- * versions, builds and tests that copy, runs `pnpm publish --dry-run` for every package (packing
- * only), and deletes the copy. The checkout is never touched, so no version bump, tag or push is
+ * and untracked, not ignored, files, so pending changesets come along; `../shared` linked beside
+ * it) with its own install: it versions, builds and tests that copy, runs `pnpm publish --dry-run`
+ * for every package (packing only), and deletes the copy. The checkout is never touched, so no version bump, tag or push is
  * left behind, and a build of other work in the checkout is not disturbed.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,15 +55,19 @@ function versionBuildTest(dir) {
 }
 
 function dryRelease() {
-  const copy = mkdtempSync(join(tmpdir(), 'twofold-release-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'twofold-release-'));
+  const copy = join(workspace, 'main');
   console.log(`dry run in a copy of the checkout: ${copy}`);
   try {
     for (const file of checkoutFiles()) cpSync(join(checkout, file), join(copy, file));
+    // Tests read the official spec from ../shared beside the checkout: the copy has it too.
+    const shared = join(checkout, '..', 'shared');
+    if (existsSync(shared)) symlinkSync(shared, join(workspace, 'shared'), 'dir');
     run(copy, pnpm('install', '--prefer-offline'));
     versionBuildTest(copy);
     run(copy, pnpm('-r', '--filter', './packages/*', 'publish', '--dry-run', '--no-git-checks'));
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
   }
   console.log('\ndry run done: nothing was published, the checkout is as it was');
 }
