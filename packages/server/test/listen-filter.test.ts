@@ -126,7 +126,7 @@ describe('Outbox', () => {
     outbox.push(note('updated', 'b'));
     outbox.push(note('updated', 'a'));
     unblock();
-    await outbox.drained();
+    await outbox.drain();
     expect(sent).toEqual(['ack', 'tools', 'updated a', 'updated b']);
   });
 
@@ -143,9 +143,9 @@ describe('Outbox', () => {
     outbox.push(note('a'));
     outbox.push(note('b'));
     await outbox.failed;
-    await outbox.drained();
+    await outbox.drain();
     outbox.push(note('c'));
-    await outbox.drained();
+    await outbox.drain();
     expect(calls).toBe(1);
     expect(reported).toHaveLength(1);
   });

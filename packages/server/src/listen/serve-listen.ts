@@ -59,7 +59,7 @@ export async function serveListen(
       release();
     });
     // What was queued goes out before the final result.
-    await outbox.drained();
+    await outbox.drain();
   } finally {
     release();
   }

@@ -127,12 +127,16 @@ function modernHandler(
   listens: OpenListens,
   onerror: ((error: Error) => void) | undefined,
 ) {
-  const answer = async (message: JsonRpcRequest, exchange: HttpExchange) => {
+  const answer = async (
+    message: JsonRpcRequest,
+    exchange: HttpExchange,
+    shutdown?: AbortSignal,
+  ) => {
     const response = await handleModernRequest(server, message, {
       signal: exchange.signal,
       notify: (notification) => exchange.notify(notification),
       onerror,
-      shutdown: listens.signal,
+      shutdown,
       auth: exchange.auth as AuthInfo | undefined,
       headers: visibleHeaders(exchange.headers),
     });
@@ -146,8 +150,9 @@ function modernHandler(
     // Modern clients send no notifications over HTTP that mean anything (cancel is a stream
     // close); the core has already answered 202.
     if (!isJsonRpcRequest(message)) return;
-    const answering = answer(message, exchange);
     // A listen's final result must be written before the handler's `close` settles.
-    await (message.method === 'subscriptions/listen' ? listens.track(answering) : answering);
+    await (message.method === 'subscriptions/listen'
+      ? listens.serve((shutdown) => answer(message, exchange, shutdown))
+      : answer(message, exchange));
   };
 }

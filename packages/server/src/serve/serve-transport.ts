@@ -92,18 +92,19 @@ export async function serveTransport(
     });
 
   const serveModern = (request: JsonRpcRequest) => {
-    const answering = answerModern(request);
-    if (request.method === 'subscriptions/listen') listens.track(answering);
+    if (request.method === 'subscriptions/listen')
+      void listens.serve((shutdown) => answerModern(request, shutdown));
+    else void answerModern(request);
   };
 
-  const answerModern = async (request: JsonRpcRequest) => {
+  const answerModern = async (request: JsonRpcRequest, shutdown?: AbortSignal) => {
     const controller = new AbortController();
     modernInflight.set(request.id, controller);
     const response = await handleModernRequest(server, request, {
       signal: controller.signal,
       notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
       onerror: report,
-      shutdown: listens.signal,
+      shutdown,
       auth: options.auth,
     });
     modernInflight.delete(request.id);
