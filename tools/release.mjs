@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * `pnpm release [--dry-run]`: `changeset version`, build, every test, then `changeset publish`.
+ * `pnpm release [--dry-run]`: every test, `changeset version`, build, then `changeset publish`.
  *
  * A real release runs in this checkout and leaves the version bumps, changelogs and git tags for
  * the maintainer to commit and push. A dry run works on a temporary copy of the checkout (tracked
  * and untracked, not ignored, files, so pending changesets come along; `../shared` linked beside
- * it) with its own install: it versions, builds and tests that copy, runs `pnpm publish --dry-run`
+ * it) with its own install: it tests, versions and builds that copy, runs `pnpm publish --dry-run`
  * for every package (packing only), and deletes the copy. The checkout is never touched, so no version bump, tag or push is
  * left behind, and a build of other work in the checkout is not disturbed.
  */
@@ -48,10 +48,14 @@ function checkoutFiles() {
   return listed.stdout.split('\0').filter((file) => file && existsSync(join(checkout, file)));
 }
 
-function versionBuildTest(dir) {
+/**
+ * Tests run before `changeset version`: they check the pending changesets, which versioning
+ * consumes. The build after versioning puts the new version numbers into `dist/`.
+ */
+function testVersionBuild(dir) {
+  run(dir, pnpm('test'));
   run(dir, pnpm('changeset', 'version'));
   run(dir, pnpm('turbo', 'run', 'build', '--output-logs=errors-only'));
-  run(dir, pnpm('test'));
 }
 
 function dryRelease() {
@@ -64,7 +68,7 @@ function dryRelease() {
     const shared = join(checkout, '..', 'shared');
     if (existsSync(shared)) symlinkSync(shared, join(workspace, 'shared'), 'dir');
     run(copy, pnpm('install', '--prefer-offline'));
-    versionBuildTest(copy);
+    testVersionBuild(copy);
     run(copy, pnpm('-r', '--filter', './packages/*', 'publish', '--dry-run', '--no-git-checks'));
   } finally {
     rmSync(workspace, { recursive: true, force: true });
@@ -73,7 +77,7 @@ function dryRelease() {
 }
 
 function release() {
-  versionBuildTest(checkout);
+  testVersionBuild(checkout);
   run(checkout, pnpm('changeset', 'publish'));
   console.log('\npublished: commit the version bumps and push with "git push --follow-tags"');
 }
