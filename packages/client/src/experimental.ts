@@ -1,7 +1,8 @@
 /**
  * The experimental API of `@twofold/client`: `McpClient`, the dual-era MCP client, with its
- * options, targets and cache store. Runtime-neutral; the stdio and HTTP targets live on
- * `@twofold/client/node`. Every export may change in any minor release.
+ * options, the HTTP target on fetch, and the cache store. Runtime-neutral; the stdio target and
+ * the HTTP target on undici live on `@twofold/client/node`. Every export may change in any
+ * minor release.
  *
  * @experimental
  * @packageDocumentation
@@ -14,4 +15,5 @@ export { InMemoryCacheStore, type InMemoryCacheStoreOptions } from './cache/memo
 export type { CacheEntry, CacheStore } from './cache/store';
 export { McpClient } from './client';
 export { restoreVerdict, type StoredEraVerdict, storeVerdict } from './era/stored-verdict';
+export { type HttpServerOptions, httpServer } from './targets/http';
 export type * from './types';

@@ -4,5 +4,10 @@
  *
  * @packageDocumentation
  */
-export { type HttpServerOptions, httpServer } from './targets/http';
+export {
+  httpServer,
+  type NodeHttpServerOptions,
+  /** The Node target's options (the name before the fetch target moved to `./experimental`). */
+  type NodeHttpServerOptions as HttpServerOptions,
+} from './targets/node-http';
 export { type StdioServerOptions, stdioServer } from './targets/stdio';

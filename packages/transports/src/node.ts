@@ -1,9 +1,9 @@
 /**
  * `@twofold/transports/node` (Node only): the stdio client transport (spawns a server) and
  * server transport (serves on this process's stdin/stdout), the newline-delimited JSON framer
- * they share, for custom byte-stream transports (TCP, Unix sockets), and `serve`, which puts
- * the Streamable HTTP server core (or any web-standard handler) on `node:http`. Every export
- * here is experimental.
+ * they share, for custom byte-stream transports (TCP, Unix sockets), `serve`, which puts the
+ * Streamable HTTP server core (or any web-standard handler) on `node:http`, and `undiciFetch`,
+ * the HTTP client transports' fetch on npm undici. Every export here is experimental.
  *
  * @packageDocumentation
  */
@@ -23,6 +23,7 @@ export {
   toNodeListener,
 } from './node/listener';
 export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';
+export { type UndiciFetch, undiciFetch } from './node/undici-fetch';
 export {
   DEFAULT_INHERITED_ENV_VARS,
   DEFAULT_INPUT_END_GRACE_MS,

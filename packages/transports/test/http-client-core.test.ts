@@ -16,6 +16,7 @@ import {
   type LegacySession,
 } from '../src/http-server/index';
 import { type ServedEndpoint, serve } from '../src/node';
+import { undiciFetch } from '../src/node/undici-fetch';
 import { type Observed, observe } from './support/http-test-server';
 
 const meta = {
@@ -78,7 +79,12 @@ async function connect(
   options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[0]>,
 ) {
   if (endpoint === undefined) throw new Error('no endpoint');
-  client = new StreamableHttpClientTransport({ url: endpoint.url, era: 'modern', ...options });
+  client = new StreamableHttpClientTransport({
+    url: endpoint.url,
+    era: 'modern',
+    ...undiciFetch(),
+    ...options,
+  });
   seen = observe(client);
   await client.start();
   return client;
@@ -161,7 +167,11 @@ describe('StreamableHttpClientTransport ↔ the server core', () => {
         },
       }),
     );
-    client = new StreamableHttpClientTransport({ url: endpoint.url, era: 'legacy' });
+    client = new StreamableHttpClientTransport({
+      url: endpoint.url,
+      era: 'legacy',
+      ...undiciFetch(),
+    });
     seen = observe(client);
     await client.start();
     await client.send({

@@ -1,6 +1,7 @@
 import { type JsonRpcRequest, LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
+import { undiciFetch } from '../src/node/undici-fetch';
 import {
   type Observed,
   observe,
@@ -28,7 +29,12 @@ let seen: Observed;
 async function connect(
   options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[0]> = {},
 ) {
-  client = new StreamableHttpClientTransport({ url: server.url, era: 'modern', ...options });
+  client = new StreamableHttpClientTransport({
+    url: server.url,
+    era: 'modern',
+    ...undiciFetch(),
+    ...options,
+  });
   seen = observe(client);
   await client.start();
 }
@@ -278,7 +284,7 @@ describe('StreamableHttpClientTransport faults', () => {
     const closed = await startTestServer();
     const url = closed.url;
     await closed.close();
-    client = new StreamableHttpClientTransport({ url, era: 'modern' });
+    client = new StreamableHttpClientTransport({ url, era: 'modern', ...undiciFetch() });
     seen = observe(client);
     await client.start();
     const error = await failure();

@@ -7,6 +7,7 @@ import {
 } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
+import { undiciFetch } from '../src/node/undici-fetch';
 import {
   type Observed,
   observe,
@@ -62,6 +63,7 @@ async function connect(
     url: server.url,
     era: 'legacy',
     reconnect: { initialDelayMs: 10, maxDelayMs: 40, maxRetries: 3 },
+    ...undiciFetch(),
     ...options,
   });
   seen = observe(client);

@@ -7,6 +7,7 @@ import {
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { StreamableHttpClientTransport } from '../src/http-client/streamable-http';
+import { undiciFetch } from '../src/node/undici-fetch';
 import {
   type Observed,
   observe,
@@ -36,7 +37,12 @@ let seen: Observed;
 async function connect(
   options: Partial<ConstructorParameters<typeof StreamableHttpClientTransport>[0]> = {},
 ) {
-  client = new StreamableHttpClientTransport({ url: server.url, era: 'modern', ...options });
+  client = new StreamableHttpClientTransport({
+    url: server.url,
+    era: 'modern',
+    ...undiciFetch(),
+    ...options,
+  });
   seen = observe(client);
   await client.start();
 }
@@ -262,10 +268,10 @@ describe('StreamableHttpClientTransport (modern)', () => {
     expect(seen.messages).toHaveLength(1);
   });
 
-  it('uses a dispatcher passed in and leaves it open on close', async () => {
+  it('undiciFetch: uses a dispatcher passed in and leaves it open on close', async () => {
     server.handle((req, res) => sendJson(res, 200, result((req.json as JsonRpcRequest).id)));
     const agent = new Agent();
-    await connect({ dispatcher: agent });
+    await connect(undiciFetch(agent));
     await client.send(request(1, 'tools/list'));
     await client.close();
     expect(agent.closed).toBe(false);
@@ -274,7 +280,11 @@ describe('StreamableHttpClientTransport (modern)', () => {
   });
 
   it('enforces the lifecycle: not before start, once, not after close', async () => {
-    client = new StreamableHttpClientTransport({ url: server.url, era: 'modern' });
+    client = new StreamableHttpClientTransport({
+      url: server.url,
+      era: 'modern',
+      ...undiciFetch(),
+    });
     seen = observe(client);
     await expect(client.send(request(1, 'ping'))).rejects.toMatchObject({
       code: LocalErrorCode.NotConnected,

@@ -1,6 +1,7 @@
 import { type JsonRpcRequest, LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SseClientTransport } from '../src/http-client/sse-client';
+import { undiciFetch } from '../src/node/undici-fetch';
 import {
   type Observed,
   observe,
@@ -37,7 +38,7 @@ function http_sse(endpoint = '/messages?sessionId=abc', postStatus = 202) {
 }
 
 async function start(options: Partial<ConstructorParameters<typeof SseClientTransport>[0]> = {}) {
-  client = new SseClientTransport({ url: `${server.origin}/sse`, ...options });
+  client = new SseClientTransport({ url: `${server.origin}/sse`, ...undiciFetch(), ...options });
   seen = observe(client);
   await client.start();
 }

@@ -34,6 +34,7 @@ describe('experimental export lists', () => {
       'InMemoryTokenStore',
       'McpClient',
       'OAuthProvider',
+      'httpServer',
       'restoreVerdict',
       'storeVerdict',
     ]);
@@ -79,6 +80,7 @@ describe('experimental export lists', () => {
       'decodeBase64Url',
       'decodeHeaderValue',
       'decodeMessage',
+      'describeMcpFailure',
       'describeMcpSpan',
       'encodeArgumentForHeader',
       'encodeBase64Url',

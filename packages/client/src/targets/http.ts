@@ -1,12 +1,15 @@
-/** The HTTP target: Streamable HTTP in either era, and the 2024-11-05 HTTP+SSE fallback. */
+/**
+ * The HTTP target on fetch, for any runtime: Streamable HTTP in either era, and the 2024-11-05
+ * HTTP+SSE fallback.
+ */
 import {
   type HttpAuthorizer,
+  type HttpFetch,
   type HttpHeadersOption,
   type ReconnectOptions,
   SseClientTransport,
   StreamableHttpClientTransport,
 } from '@twofold/transports/http';
-import type { Dispatcher } from 'undici';
 import type { HttpTransportRequest, ServerTarget } from '../types';
 
 /**
@@ -35,44 +38,63 @@ export interface HttpServerOptions {
   maxResponseBytes?: number;
   /** Reconnection of legacy SSE streams. */
   reconnect?: ReconnectOptions;
-  /** The undici dispatcher (e.g. a proxy agent). Default: one keep-alive agent per transport. */
-  dispatcher?: Dispatcher;
+  /**
+   * The fetch every request goes through (a proxy, a recorder, a platform binding). Default:
+   * the runtime's global `fetch`, looked up at each request.
+   */
+  fetch?: HttpFetch;
+}
+
+/** What one transport fetches with, and what it releases when it closes. */
+export interface TargetFetch {
+  fetch?: HttpFetch;
+  closeFetch?: () => Promise<void>;
 }
 
 /**
- * A server reached over HTTP. The client starts with a modern POST and falls back to legacy
+ * A server reached over HTTP with the runtime's `fetch`: Node 20+, Bun, Deno, Cloudflare
+ * Workers and browsers. The client starts with a modern POST and falls back to legacy
  * Streamable HTTP, then to HTTP+SSE, as the server's answers require. Messages name it by its
- * origin and path.
+ * origin and path. (On Node, `httpServer` from `@twofold/client/node` adds a connection pool
+ * per connection and undici dispatchers.)
  *
  * @example
  * ```ts
- * const target = httpServer({
- *   url: 'https://mcp.example.com/mcp',
- *   headers: { 'X-Api-Key': process.env.API_KEY ?? '' },
- * });
+ * const target = httpServer({ url: 'https://mcp.example.com/mcp' });
  * const client = await McpClient.connect(target, { clientInfo: { name: 'my-app', version: '1.0.0' } });
+ * const { tools } = await client.listTools();
+ * await client.close();
  * ```
  * @experimental
  */
 export function httpServer(options: HttpServerOptions): ServerTarget {
+  return httpTarget(options, () => (options.fetch === undefined ? {} : { fetch: options.fetch }));
+}
+
+/** An HTTP target whose transports each get the fetch `fetchFor` makes. */
+export function httpTarget(options: HttpServerOptions, fetchFor: () => TargetFetch): ServerTarget {
   const url = new URL(options.url);
   return {
     kind: 'http',
     key: `http:${url.origin}${url.pathname}${url.search}`,
     // No userinfo or query: either may hold a credential.
     name: `${url.origin}${url.pathname}`,
-    open: (request) => openTransport(options, request),
+    open: (request) => openTransport(options, fetchFor(), request),
   };
 }
 
-function openTransport(options: HttpServerOptions, request: HttpTransportRequest) {
+function openTransport(
+  options: HttpServerOptions,
+  fetching: TargetFetch,
+  request: HttpTransportRequest,
+) {
   const shared = {
+    ...fetching,
     ...(options.headers === undefined ? {} : { headers: options.headers }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.requestTimeoutMs === undefined
       ? {}
       : { requestTimeoutMs: options.requestTimeoutMs }),
-    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
   };
   if (request.kind === 'http+sse') {
     return new SseClientTransport({

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SseClientTransport, StreamableHttpClientTransport } from '@twofold/transports/http';
-import { StdioClientTransport } from '@twofold/transports/node';
+import { StdioClientTransport, undiciFetch } from '@twofold/transports/node';
 import { afterEach, expect } from 'vitest';
 import { type ConnectConfig, connectSession } from '../../src/era/connect';
 import type { EraSession, SessionHooks } from '../../src/session/types';
@@ -160,9 +160,10 @@ export function httpTarget(
       opened.push(request.kind);
       const transport =
         request.kind === 'http+sse'
-          ? new SseClientTransport({ url: sseUrl, endpointTimeoutMs: 10_000 })
+          ? new SseClientTransport({ url: sseUrl, endpointTimeoutMs: 10_000, ...undiciFetch() })
           : new StreamableHttpClientTransport({
               url,
+              ...undiciFetch(),
               era: request.kind,
               headerParams: request.headerParams,
               ...(request.protocolVersion ? { protocolVersion: request.protocolVersion } : {}),

@@ -1,13 +1,12 @@
 /**
- * What both HTTP client transports share: the undici dispatcher (a pooled keep-alive `Agent`
- * owned by the transport unless one is passed in), the caller's extra headers, and the
- * background tasks (stream readers) that must finish before the transport reports closed.
+ * What both HTTP client transports share: the fetch they send with (the runtime's own unless
+ * one is passed in), the caller's extra headers, and the background tasks (stream readers)
+ * that must finish before the transport reports closed.
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import type { Dispatcher, Response } from 'undici';
 import { type HttpAuthorizer, type HttpAuthRequest, MAX_AUTHORIZATION_RETRIES } from './authorizer';
 import { discardBody } from './http-response';
-import type { HttpHeadersOption } from './options';
+import type { HttpFetch, HttpFetchInit, HttpFetchResponse, HttpHeadersOption } from './options';
 import type { RequestScope } from './request-scope';
 
 /** One HTTP request of a transport. */
@@ -18,27 +17,27 @@ export interface ChannelRequest {
   body?: string;
 }
 
-/** undici, loaded on the first request: a stdio-only program never pays for importing it. */
-let undici: Promise<typeof import('undici')> | undefined;
-const loadUndici = () => {
-  undici ??= import('undici');
-  return undici;
-};
+/** How a transport fetches, and what it releases after shutting down. */
+export interface ChannelFetch {
+  fetch?: HttpFetch | undefined;
+  closeFetch?: (() => Promise<void>) | undefined;
+}
+
+/** Looked up per request, so a fetch patched in after construction (by a test, a polyfill) counts. */
+const globalFetch: HttpFetch = (url, init) => globalThis.fetch(url, init);
 
 /** The transport's HTTP connection pool and background work. */
 export class HttpChannel {
-  private dispatcher: Dispatcher | undefined;
-  private readonly ownsDispatcher: boolean;
+  private readonly fetch: HttpFetch;
   private readonly tasks = new Set<Promise<void>>();
   private readonly scopes = new Set<RequestScope>();
 
   constructor(
-    dispatcher: Dispatcher | undefined,
+    private readonly fetching: ChannelFetch,
     private readonly extraHeaders: HttpHeadersOption | undefined,
     private readonly auth?: { authorizer: HttpAuthorizer; endpoint: URL },
   ) {
-    this.ownsDispatcher = dispatcher === undefined;
-    this.dispatcher = dispatcher;
+    this.fetch = fetching.fetch ?? globalFetch;
   }
 
   /**
@@ -46,7 +45,11 @@ export class HttpChannel {
    * authorizer, a 401/403 it answers is sent again with fresh headers; the idle timer does not
    * run while it works (a login can take a person minutes; the authorizer bounds its own waits).
    */
-  async request(url: URL, request: ChannelRequest, scope: RequestScope): Promise<Response> {
+  async request(
+    url: URL,
+    request: ChannelRequest,
+    scope: RequestScope,
+  ): Promise<HttpFetchResponse> {
     const auth = this.auth;
     if (auth === undefined) return this.send(url, request, scope, undefined);
     const seen: HttpAuthRequest = { endpoint: auth.endpoint, url, method: request.method };
@@ -71,20 +74,18 @@ export class HttpChannel {
     request: ChannelRequest,
     scope: RequestScope,
     authHeaders: Readonly<Record<string, string>> | undefined,
-  ): Promise<Response> {
-    const { Agent, fetch, Headers } = await loadUndici();
-    this.dispatcher ??= new Agent();
+  ): Promise<HttpFetchResponse> {
     // Headers merge case-insensitively, so a caller's `mcp-method` cannot sneak in beside ours.
-    const headers = new Headers(await this.callerHeaders(scope));
-    for (const [name, value] of Object.entries(authHeaders ?? {})) headers.set(name, value);
-    for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
-    return fetch(url, {
-      method: request.method,
-      headers,
-      body: request.body,
-      signal: scope.signal,
-      dispatcher: this.dispatcher,
-    });
+    const headers: Record<string, string> = {};
+    const merge = (from: Readonly<Record<string, string>>) => {
+      for (const [name, value] of Object.entries(from)) headers[name.toLowerCase()] = value;
+    };
+    merge(await this.callerHeaders(scope));
+    merge(authHeaders ?? {});
+    merge(request.headers);
+    const init: HttpFetchInit = { method: request.method, headers, signal: scope.signal };
+    if (request.body !== undefined) init.body = request.body;
+    return this.fetch(url, init);
   }
 
   /** Registers a live exchange so that `abortAll` reaches it; returns it. */
@@ -111,10 +112,10 @@ export class HttpChannel {
     for (const scope of this.scopes) scope.abort(reason);
   }
 
-  /** Waits for the background work, then closes the dispatcher if the transport owns it. */
+  /** Waits for the background work, then releases what was made for this transport's fetch. */
   async shutdown(): Promise<void> {
     while (this.tasks.size > 0) await Promise.all(this.tasks);
-    if (this.ownsDispatcher) await this.dispatcher?.close();
+    await this.fetching.closeFetch?.();
   }
 
   private async callerHeaders(scope: RequestScope): Promise<Readonly<Record<string, string>>> {

@@ -3,7 +3,7 @@
  * responses that carry no usable message (HTML pages, empty errors, wrong content types).
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import type { Response } from 'undici';
+import type { HttpFetchResponse } from './options';
 import type { RequestScope } from './request-scope';
 
 /** How many bytes of an unusable body are read for the error's `bodySnippet`. */
@@ -12,7 +12,7 @@ const SNIPPET_BYTES = 4096;
 const SNIPPET_CHARS = 512;
 
 /** The media type of a response, lower-cased, without parameters (`''` when absent). */
-export function mediaTypeOf(response: Response): string {
+export function mediaTypeOf(response: HttpFetchResponse): string {
   const header = response.headers.get('content-type') ?? '';
   return (header.split(';')[0] ?? '').trim().toLowerCase();
 }
@@ -23,7 +23,7 @@ export function truncateText(text: string, maxChars = SNIPPET_CHARS): string {
 }
 
 /** Releases a body that will not be read, so its connection is freed. */
-export async function discardBody(response: Response): Promise<void> {
+export async function discardBody(response: HttpFetchResponse): Promise<void> {
   await response.body?.cancel().catch(() => undefined);
 }
 
@@ -32,7 +32,7 @@ export async function discardBody(response: Response): Promise<void> {
  * rest is not read). Each chunk counts as activity of the exchange.
  */
 export async function readBodyText(
-  response: Response,
+  response: HttpFetchResponse,
   limit: number,
   scope: RequestScope,
 ): Promise<string> {
@@ -66,7 +66,7 @@ export async function readBodyText(
  * start of the body, and the message's method and id. `text` is the body when already read.
  */
 export async function responseFailure(
-  response: Response,
+  response: HttpFetchResponse,
   scope: RequestScope,
   reason: string,
   text?: string,
@@ -99,7 +99,10 @@ export async function responseFailure(
 }
 
 /** The legacy session named by a request is gone (404): the client must re-initialize. */
-export async function sessionExpired(response: Response, scope: RequestScope): Promise<LocalError> {
+export async function sessionExpired(
+  response: HttpFetchResponse,
+  scope: RequestScope,
+): Promise<LocalError> {
   await discardBody(response);
   return new LocalError(
     LocalErrorCode.SessionExpired,
@@ -109,7 +112,7 @@ export async function sessionExpired(response: Response, scope: RequestScope): P
 }
 
 /** The start of a body (bounded, lenient UTF-8), then the rest is dropped. */
-async function readSnippet(response: Response, scope: RequestScope): Promise<string> {
+async function readSnippet(response: HttpFetchResponse, scope: RequestScope): Promise<string> {
   try {
     const chunks = await readChunks(response, SNIPPET_BYTES, scope, true);
     return new TextDecoder().decode(concat(chunks ?? []));
@@ -124,7 +127,7 @@ async function readSnippet(response: Response, scope: RequestScope): Promise<str
  * the result is `undefined`, or with `keepPrefix` the first `limit` bytes.
  */
 async function readChunks(
-  response: Response,
+  response: HttpFetchResponse,
   limit: number,
   scope: RequestScope,
   keepPrefix = false,

@@ -1,6 +1,5 @@
 /** Options of the HTTP client transports, with their documented defaults in one place. */
 import type { McpHeaderParam } from '@twofold/protocol/experimental';
-import type { Dispatcher } from 'undici';
 import type { HttpAuthorizer } from './authorizer';
 
 /**
@@ -12,6 +11,39 @@ import type { HttpAuthorizer } from './authorizer';
 export type HttpHeadersOption =
   | Readonly<Record<string, string>>
   | (() => Readonly<Record<string, string>> | Promise<Readonly<Record<string, string>>>);
+
+/**
+ * The request a transport hands to its fetch: always a string body (or none), plain headers
+ * (already merged case-insensitively) and a signal.
+ *
+ * @experimental
+ */
+export interface HttpFetchInit {
+  method: 'GET' | 'POST' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * The parts of a fetch `Response` the transports read; every runtime's `Response` has them.
+ *
+ * @experimental
+ */
+export interface HttpFetchResponse {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * The fetch an HTTP client transport sends with. The runtime's own `fetch` fits, and so does
+ * any wrapper of it (a proxy, a test recorder, undici with a tuned dispatcher).
+ *
+ * @experimental
+ */
+export type HttpFetch = (url: URL, init: HttpFetchInit) => Promise<HttpFetchResponse>;
 
 /**
  * Reconnection of legacy SSE streams (the GET stream, and a POST stream resumed through GET).
@@ -62,8 +94,13 @@ export interface StreamableHttpClientOptions {
   headerParams?: (toolName: string) => readonly McpHeaderParam[] | undefined;
   /** Largest JSON response body, and largest single SSE event, in bytes. Default 64 MiB. */
   maxResponseBytes?: number;
-  /** The undici dispatcher to use. Default: a keep-alive `Agent` owned (and closed) by the transport. */
-  dispatcher?: Dispatcher;
+  /** The fetch to send with. Default: the runtime's global `fetch`. */
+  fetch?: HttpFetch;
+  /**
+   * Runs once after the transport has shut down and its streams have ended: for resources made
+   * for this transport alone, such as the connection pool behind `fetch`.
+   */
+  closeFetch?: () => Promise<void>;
   /** Reconnection of legacy streams. */
   reconnect?: ReconnectOptions;
   /** How long `close()` waits for the legacy session `DELETE`, in milliseconds. Default 5000. */
@@ -88,8 +125,13 @@ export interface SseClientOptions {
   requestTimeoutMs?: number;
   /** Largest single SSE event, in bytes. Default 64 MiB. */
   maxEventBytes?: number;
-  /** The undici dispatcher to use. Default: a keep-alive `Agent` owned (and closed) by the transport. */
-  dispatcher?: Dispatcher;
+  /** The fetch to send with. Default: the runtime's global `fetch`. */
+  fetch?: HttpFetch;
+  /**
+   * Runs once after the transport has shut down and its streams have ended: for resources made
+   * for this transport alone, such as the connection pool behind `fetch`.
+   */
+  closeFetch?: () => Promise<void>;
 }
 
 /** Reconnection settings with every default filled in. */

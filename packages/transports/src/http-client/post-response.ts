@@ -5,7 +5,6 @@
  * typed error carrying the HTTP facts.
  */
 import { type JsonRpcMessage, parseMessage } from '@twofold/protocol/experimental';
-import type { Response } from 'undici';
 import {
   discardBody,
   mediaTypeOf,
@@ -13,6 +12,7 @@ import {
   responseFailure,
   sessionExpired,
 } from './http-response';
+import type { HttpFetchResponse } from './options';
 import type { RequestScope } from './request-scope';
 
 /** The usable content of a POST's response. */
@@ -39,7 +39,7 @@ export interface PostContext {
  * stream. Throws `UNAUTHORIZED`, `SESSION_EXPIRED`, `MESSAGE_TOO_LARGE` or `HTTP_ERROR`.
  */
 export async function interpretPostResponse(
-  response: Response,
+  response: HttpFetchResponse,
   context: PostContext,
 ): Promise<PostOutcome> {
   const { scope } = context;

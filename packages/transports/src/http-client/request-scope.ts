@@ -109,7 +109,7 @@ export class RequestScope {
   }
 }
 
-/** undici reports "fetch failed" and puts the reason (ECONNREFUSED, …) in `cause`. */
+/** Node's fetch reports "fetch failed" and puts the reason (ECONNREFUSED, …) in `cause`. */
 function describeNetworkError(error: Error): string {
   const cause = error.cause;
   return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;

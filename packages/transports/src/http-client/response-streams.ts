@@ -165,6 +165,7 @@ export class ResponseStreams {
         maxEventBytes: this.host.maxResponseBytes,
         lastEventId,
         details: requestId === undefined ? undefined : { requestId },
+        signal: scope.signal,
       },
     );
   }

@@ -50,7 +50,7 @@ export class SseClientTransport implements Transport {
     this.options = options;
     this.url = new URL(options.url);
     this.channel = new HttpChannel(
-      options.dispatcher,
+      { fetch: options.fetch, closeFetch: options.closeFetch },
       options.headers,
       options.auth && { authorizer: options.auth, endpoint: this.url },
     );
@@ -125,7 +125,7 @@ export class SseClientTransport implements Transport {
     }
   }
 
-  /** Aborts the stream and every POST, closes the owned agent, then `onclose`. */
+  /** Aborts the stream and every POST, runs `closeFetch`, then `onclose`. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
@@ -155,7 +155,10 @@ export class SseClientTransport implements Transport {
           if (event.type === 'endpoint') this.acceptEndpoint(event.data);
         },
       },
-      { maxEventBytes: this.options.maxEventBytes ?? DEFAULT_MAX_RESPONSE_BYTES },
+      {
+        maxEventBytes: this.options.maxEventBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        signal: scope.signal,
+      },
     );
     this.channel.leave(scope);
     const waiter = this.endpointWaiter;

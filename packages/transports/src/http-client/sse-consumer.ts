@@ -45,6 +45,11 @@ export interface SseConsumeOptions {
   lastEventId?: string;
   /** Added to the `details` of reported errors (e.g. the request id). */
   details?: Record<string, unknown>;
+  /**
+   * The exchange's signal. Its abort cancels the reader itself: not every runtime's fetch
+   * (Deno's, for one) ends a body being read when its request is aborted.
+   */
+  signal?: AbortSignal;
 }
 
 /** Reads `body` as an SSE stream of JSON-RPC messages. */
@@ -75,9 +80,14 @@ export async function consumeSse(
     { maxEventBytes: options.maxEventBytes, lastEventId: options.lastEventId ?? '' },
   );
   const reader = body.getReader();
+  const { signal } = options;
+  // A cancelled reader's pending read resolves as done; the abort reason is reported below.
+  const cancel = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
     while (!stopped) {
       const { done, value } = await reader.read();
+      if (signal?.aborted) throw signal.reason;
       if (done) return { stopped, ...parser.end(), lastEventId: parser.lastEventId };
       parser.feed(value);
     }
@@ -86,6 +96,8 @@ export async function consumeSse(
   } catch (error) {
     await reader.cancel().catch(() => undefined);
     return { stopped, ...parser.end(), error, lastEventId: parser.lastEventId };
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
 }
 

@@ -19,13 +19,13 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
-import type { Response } from 'undici';
 import { HttpChannel } from './http-channel';
 import { discardBody, responseFailure } from './http-response';
 import {
   DEFAULT_CLOSE_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_REQUEST_TIMEOUT_MS,
+  type HttpFetchResponse,
   resolveReconnect,
   type StreamableHttpClientOptions,
 } from './options';
@@ -40,7 +40,7 @@ const VERSION_WITHOUT_HEADER = '2024-11-05';
 const SESSION_ID_RE = /^[\x21-\x7e]+$/;
 
 /**
- * A Streamable HTTP client transport on undici, for the `modern` or the `legacy` era.
+ * A Streamable HTTP client transport on fetch, for the `modern` or the `legacy` era.
  *
  * `send` resolves once the server has accepted the message: for a JSON answer, after it was
  * delivered; for an SSE answer, as soon as the stream opened (its messages follow on
@@ -88,7 +88,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.era = options.era;
     this.url = new URL(options.url);
     this.channel = new HttpChannel(
-      options.dispatcher,
+      { fetch: options.fetch, closeFetch: options.closeFetch },
       options.headers,
       options.auth && { authorizer: options.auth, endpoint: this.url },
     );
@@ -194,7 +194,7 @@ export class StreamableHttpClientTransport implements Transport {
     await this.streams.openEventStream();
   }
 
-  /** Aborts every exchange, deletes the legacy session, closes the owned agent, then `onclose`. */
+  /** Aborts every exchange, deletes the legacy session, runs `closeFetch`, then `onclose`. */
   close(): Promise<void> {
     this.closing ??= this.shutdown();
     return this.closing;
@@ -251,7 +251,7 @@ export class StreamableHttpClientTransport implements Transport {
     return headers;
   }
 
-  private async adoptSession(response: Response, scope: RequestScope): Promise<void> {
+  private async adoptSession(response: HttpFetchResponse, scope: RequestScope): Promise<void> {
     const sessionId = response.headers.get(MCP_SESSION_ID_HEADER);
     if (sessionId === null) return;
     if (!SESSION_ID_RE.test(sessionId)) {
@@ -275,7 +275,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.streams.stopEventStream();
   }
 
-  private contextFor(response: Response): MessageContext {
+  private contextFor(response: HttpFetchResponse): MessageContext {
     return { httpStatus: response.status, ...this.sessionContext() };
   }
 
