@@ -108,7 +108,13 @@ export {
   readCacheHints,
   resultTypeOf,
 } from './results';
-export { describeMcpSpan, type McpSpanDescription, resultErrorType } from './telemetry';
+export {
+  describeMcpFailure,
+  describeMcpSpan,
+  type McpSpanDescription,
+  type McpSpanFailure,
+  resultErrorType,
+} from './telemetry';
 export type { MessageContext, Transport, TransportSendOptions } from './transport';
 export type * from './types';
 export { isRecord } from './util';

@@ -58,3 +58,42 @@ export function resultErrorType(method: string, result: unknown): string | undef
     ? 'tool_error'
     : undefined;
 }
+
+/**
+ * How a failed MCP request is recorded on its span, as the semantic conventions say.
+ *
+ * @experimental
+ */
+export interface McpSpanFailure {
+  /** `error.type`: the JSON-RPC error code, a local error's code, `tool_error`, or `_OTHER`. */
+  errorType: string;
+  /** `rpc.response.status_code`: the JSON-RPC error code, when the peer answered with one. */
+  statusCode?: string;
+  /** The span status description: the error's message, when there is one. */
+  message?: string;
+}
+
+/**
+ * Describes how a request ended, for its span: `undefined` when it succeeded. `error` may be a
+ * JSON-RPC error object or `ProtocolError` (numeric `code`), a `LocalError` (string `code`, such
+ * as `REQUEST_TIMEOUT`) or anything else thrown (`_OTHER`); a result fails when
+ * {@link resultErrorType} says so.
+ *
+ * @experimental
+ */
+export function describeMcpFailure(
+  method: string,
+  outcome: { result: unknown } | { error: unknown },
+): McpSpanFailure | undefined {
+  if ('result' in outcome) {
+    const errorType = resultErrorType(method, outcome.result);
+    return errorType === undefined ? undefined : { errorType };
+  }
+  const { code, message } = isRecord(outcome.error) ? outcome.error : {};
+  const described: McpSpanFailure =
+    typeof code === 'number'
+      ? { errorType: String(code), statusCode: String(code) }
+      : { errorType: typeof code === 'string' ? code : '_OTHER' };
+  if (typeof message === 'string' && message !== '') described.message = message;
+  return described;
+}

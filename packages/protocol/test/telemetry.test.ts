@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ErrorCode, LocalError, LocalErrorCode, ProtocolError } from '../src/errors';
 import { formatTraceparent, parseTraceparent } from '../src/meta';
-import { describeMcpSpan, resultErrorType } from '../src/telemetry';
+import { describeMcpFailure, describeMcpSpan, resultErrorType } from '../src/telemetry';
 
 describe('describeMcpSpan', () => {
   it('names a tool call after its tool and marks it execute_tool', () => {
@@ -61,5 +62,36 @@ describe('traceparent', () => {
     expect(
       parseTraceparent('00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01'),
     ).toBeUndefined();
+  });
+});
+
+describe('describeMcpFailure', () => {
+  it('is undefined for a successful result, tool_error for a failed tool call', () => {
+    expect(describeMcpFailure('tools/list', { result: { tools: [] } })).toBeUndefined();
+    expect(describeMcpFailure('tools/call', { result: { content: [], isError: true } })).toEqual({
+      errorType: 'tool_error',
+    });
+  });
+
+  it('records a JSON-RPC error code as error.type and status code, with its message', () => {
+    const error = new ProtocolError(ErrorCode.MethodNotFound, 'Method not found: nope');
+    expect(describeMcpFailure('nope', { error })).toEqual({
+      errorType: '-32601',
+      statusCode: '-32601',
+      message: 'Method not found: nope',
+    });
+    expect(describeMcpFailure('x', { error: { code: -32602, message: '' } })).toEqual({
+      errorType: '-32602',
+      statusCode: '-32602',
+    });
+  });
+
+  it('records a local error by its code and anything else as _OTHER', () => {
+    const timeout = new LocalError(LocalErrorCode.RequestTimeout, 'timed out');
+    expect(describeMcpFailure('tools/call', { error: timeout })).toEqual({
+      errorType: 'REQUEST_TIMEOUT',
+      message: 'timed out',
+    });
+    expect(describeMcpFailure('ping', { error: 'boom' })).toEqual({ errorType: '_OTHER' });
   });
 });
