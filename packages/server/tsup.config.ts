@@ -1,5 +1,15 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
 export default definePackageBuild({
-  entries: ['index', 'experimental', 'node', 'stdio', 'express', 'fastify', 'hono', 'next'],
+  entries: [
+    'index',
+    'experimental',
+    'node',
+    'stdio',
+    'express',
+    'fastify',
+    'hono',
+    'next',
+    'opentelemetry',
+  ],
 });

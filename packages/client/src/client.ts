@@ -35,6 +35,7 @@ import { connectSession } from './era/connect';
 import { InputAnswerer } from './input/answerer';
 import { iteratePages } from './pagination';
 import { RequestPipeline } from './request-pipeline';
+import { instrumentSession } from './session/instrumented';
 import type { EraSession } from './session/types';
 import type {
   CacheableRequestOptions,
@@ -120,9 +121,9 @@ export class McpClient {
       }),
       headerParams: (tool) => this.catalog.headerParams(tool),
     });
-    this.session = session;
+    this.session = instrumentSession(session, o.instrumentation, o.trace);
     this.pipeline = new RequestPipeline({
-      session,
+      session: this.session,
       cache,
       answerer: this.answerer,
       maxInputRounds: o.maxInputRounds ?? 8,

@@ -15,5 +15,6 @@ export { InMemoryCacheStore, type InMemoryCacheStoreOptions } from './cache/memo
 export type { CacheEntry, CacheStore } from './cache/store';
 export { McpClient } from './client';
 export { restoreVerdict, type StoredEraVerdict, storeVerdict } from './era/stored-verdict';
+export type * from './instrumentation';
 export { type HttpServerOptions, httpServer } from './targets/http';
 export type * from './types';

@@ -19,6 +19,7 @@ import type {
   Transport,
 } from '@twofold/protocol/experimental';
 import type { CacheStore } from './cache/store';
+import type { ClientInstrumentation } from './instrumentation';
 
 /**
  * The era a client speaks with a server. `auto` detects it (DIGEST §4.2).
@@ -190,6 +191,11 @@ export interface McpClientOptions {
   principal?: string;
   /** Trace context sent on every modern request unless a call gives its own. */
   trace?: TraceContext;
+  /**
+   * Follows every request the connected client sends (tracing, metrics): see
+   * `ClientInstrumentation`; `openTelemetry()` of `@twofold/client/opentelemetry` makes one.
+   */
+  instrumentation?: ClientInstrumentation;
 }
 
 /**

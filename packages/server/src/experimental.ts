@@ -30,6 +30,11 @@ export {
   type ProtectedResourceMetadata,
   type TokenVerifier,
 } from './auth/types';
+export type {
+  InstrumentedServerRequest,
+  ServerInstrumentation,
+  ServerRequestObserver,
+} from './core/instrumentation';
 export type { ModernIo } from './core/modern-io';
 export type { ListenOptions, McpServerOptions, RequestStateOptions } from './core/options';
 export type { ServedServer } from './core/served-server';

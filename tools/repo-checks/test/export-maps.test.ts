@@ -45,7 +45,8 @@ const expected: Record<
   '@twofold/server': {
     // serveStdio and serveHttp are Node-only; `./stdio` is the deprecated alias of `./node`.
     // Each framework adapter gets its own subpath (its framework is an optional peer): express
-    // and fastify are Node-only, hono and next runtime-neutral.
+    // and fastify are Node-only, hono and next runtime-neutral. `./opentelemetry` is the one
+    // entry that loads the optional peer `@opentelemetry/api`.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
@@ -55,16 +56,19 @@ const expected: Record<
       './fastify': dual('fastify'),
       './hono': dual('hono'),
       './next': dual('next'),
+      './opentelemetry': dual('opentelemetry'),
       './package.json': './package.json',
     },
     ...rootFields,
   },
   '@twofold/client': {
     // The stdio and HTTP targets are Node-only; McpClient itself stays neutral.
+    // `./opentelemetry` is the one entry that loads the optional peer `@opentelemetry/api`.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
       './node': dual('node'),
+      './opentelemetry': dual('opentelemetry'),
       './package.json': './package.json',
     },
     ...rootFields,

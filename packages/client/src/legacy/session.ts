@@ -153,6 +153,10 @@ class LegacySession implements EraSession {
     this.listens = new LegacyListens(this.connection, this.hooks, result.capabilities);
   }
 
+  get sessionId(): string | undefined {
+    return this.connection.transport.sessionId;
+  }
+
   /** `notifications/initialized`, the HTTP version header, the GET stream started, the log level. */
   async finishHandshake(init: LegacySessionInit): Promise<void> {
     // The version header belongs on every request after initialize, this notification too.

@@ -66,6 +66,8 @@ export interface SessionHooks {
 export interface EraSession {
   readonly verdict: EraVerdict;
   readonly facts: ServerFacts;
+  /** Legacy HTTP: the `MCP-Session-Id` the server assigned. */
+  readonly sessionId?: string | undefined;
   /**
    * Sends one request and resolves with its result, checked against the negotiated revision's
    * schema (`INVALID_RESULT` otherwise; a missing `resultType` reads as complete). Error

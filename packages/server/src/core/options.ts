@@ -4,6 +4,7 @@
  */
 import type { Icon, LegacyVersion, ModernVersion } from '@twofold/protocol/experimental';
 import type { CachePolicy } from '../api';
+import type { ServerInstrumentation } from './instrumentation';
 import type { ChangeBus, ReplayGuard } from './shared-state';
 
 /**
@@ -35,6 +36,11 @@ export interface McpServerOptions {
   requestState?: RequestStateOptions;
   /** `subscriptions/listen`: the cap on open subscriptions and the change bus. */
   listen?: ListenOptions;
+  /**
+   * Follows every request the server answers (tracing, metrics): see `ServerInstrumentation`;
+   * `openTelemetry()` of `@twofold/server/opentelemetry` makes one.
+   */
+  instrumentation?: ServerInstrumentation;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcRequest,
+  type JsonRpcResponse,
   type LegacyVersion,
   LocalError,
   LocalErrorCode,
@@ -35,6 +36,7 @@ import type { HttpMessageContext } from '@twofold/transports/experimental';
 import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
 import { toWireError } from '../core/error-mapping';
+import { instrumented } from '../core/instrumentation';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
 import { createReporter } from '../core/reporting';
 import { visibleHeaders } from '../core/request-headers';
@@ -140,7 +142,7 @@ export class LegacyEngine {
   }
 
   private async answer(message: JsonRpcRequest, context: MessageContext | undefined) {
-    const { id, method } = message;
+    const { id } = message;
     if (this.inflight.has(id)) {
       // Ids must not be reused while in flight; answering would confuse the two requests.
       this.report(new Error(`Duplicate request id ${JSON.stringify(id)} ignored`));
@@ -148,18 +150,18 @@ export class LegacyEngine {
     }
     const controller = new AbortController();
     this.inflight.set(id, controller);
-    let answered = false;
-    let response: JsonRpcMessage;
+    const channel = {
+      era: 'legacy' as const,
+      protocolVersion: this.negotiated?.version,
+      sessionId: this.transport.sessionId,
+      headers: context?.headers,
+    };
+    let response: JsonRpcResponse;
     try {
-      const result = await this.dispatch(message, context, controller.signal, () => !answered);
-      response = createResultResponse(id, result);
-    } catch (error) {
-      response = createErrorResponse(
-        id,
-        toWireError(error, 'legacy', method, this.options.onerror),
+      response = await instrumented(this.server.options.instrumentation, message, channel, () =>
+        this.respond(message, context, controller.signal),
       );
     } finally {
-      answered = true;
       this.inflight.delete(id);
     }
     // A cancelled request gets no response (legacy cancellation rule), nor one after close.
@@ -167,6 +169,26 @@ export class LegacyEngine {
     await this.transport.send(response, { relatedRequestId: id }).catch((error: unknown) => {
       this.report(error);
     });
+  }
+
+  /** The response to `message` (an error response when its handling fails). */
+  private async respond(
+    message: JsonRpcRequest,
+    context: MessageContext | undefined,
+    signal: AbortSignal,
+  ): Promise<JsonRpcResponse> {
+    let answered = false;
+    try {
+      const result = await this.dispatch(message, context, signal, () => !answered);
+      return createResultResponse(message.id, result);
+    } catch (error) {
+      return createErrorResponse(
+        message.id,
+        toWireError(error, 'legacy', message.method, this.options.onerror),
+      );
+    } finally {
+      answered = true;
+    }
   }
 
   private async dispatch(

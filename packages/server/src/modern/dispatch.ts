@@ -23,6 +23,7 @@ import {
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
 import { toWireError } from '../core/error-mapping';
+import { instrumented } from '../core/instrumentation';
 import type { ModernIo } from '../core/modern-io';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
 import { createReporter } from '../core/reporting';
@@ -38,7 +39,23 @@ import { completeModernResult, inputRequiredResult } from './results';
  *
  * @experimental
  */
-export async function handleModernRequest(
+export function handleModernRequest(
+  server: ServedServer,
+  message: JsonRpcRequest,
+  io: ModernIo,
+): Promise<JsonRpcResponse> {
+  const channel = {
+    era: 'modern' as const,
+    protocolVersion: protocolVersionOf(message.params),
+    sessionId: undefined,
+    headers: io.headers,
+  };
+  return instrumented(server.options.instrumentation, message, channel, () =>
+    answer(server, message, io),
+  );
+}
+
+async function answer(
   server: ServedServer,
   message: JsonRpcRequest,
   io: ModernIo,
