@@ -8,6 +8,7 @@
  */
 export {
   type BridgeEnd,
+  type BridgeInstrumentation,
   type BridgeLogEntry,
   type BridgeUpstreamOptions,
   type HttpBridge,

@@ -36,6 +36,7 @@ export interface BridgeCore {
 export async function openBridge(options: BridgeUpstreamOptions): Promise<BridgeCore> {
   const report = (entry: BridgeLogEntry) => options.onLog?.(entry);
   const calls = new CallTable(options.inputTimeoutMs ?? DEFAULT_INPUT_TIMEOUT_MS);
+  const { instrumentation } = options;
   const client = await McpClient.connect(options.upstream, {
     clientInfo: options.clientInfo ?? { name: 'twofold-bridge', version: __TWOFOLD_VERSION__ },
     era: options.era ?? 'auto',
@@ -70,6 +71,7 @@ export async function openBridge(options: BridgeUpstreamOptions): Promise<Bridge
     },
     onWarning: (warning) =>
       report({ source: 'bridge', level: 'warning', message: warning.message, data: warning }),
+    ...(instrumentation?.client === undefined ? {} : { instrumentation: instrumentation.client }),
   });
   let closing = false;
   const upstreamEnded = new Promise<Error | undefined>((resolve) => {
@@ -92,12 +94,18 @@ export async function openBridge(options: BridgeUpstreamOptions): Promise<Bridge
     version: __TWOFOLD_VERSION__,
   };
   const served: ServedServer = {
-    options: { name: serverInfo.name, version: serverInfo.version },
+    options: {
+      name: serverInfo.name,
+      version: serverInfo.version,
+      ...(instrumentation?.server === undefined ? {} : { instrumentation: instrumentation.server }),
+    },
     // Downstream clients meet the upstream server, not the bridge.
     serverInfo,
     instructions: client.instructions,
     offeredVersions: { modern: MODERN_VERSIONS, legacy: LEGACY_VERSIONS },
-    operations: new BridgedOperations(client, catalog, calls),
+    operations: new BridgedOperations(client, catalog, calls, {
+      forwardTrace: instrumentation?.client === undefined,
+    }),
     headerParams: (toolName) => catalog.headerParams(toolName),
   };
   return {

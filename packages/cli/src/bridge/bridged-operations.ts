@@ -21,6 +21,7 @@ import {
   ProtocolError,
   type ReadResourceResult,
   type ServerCapabilities,
+  type TraceContext,
 } from '@twofold/protocol/experimental';
 import {
   type CachePolicy,
@@ -46,12 +47,22 @@ type UpstreamCall = (options: InputRequestOptions) => Promise<object>;
 // The bridge keeps no cache of its own: lists follow the upstream's change notifications.
 const NO_CACHE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
 
+/** How the operations treat the downstream request's trace context. */
+export interface BridgedOperationsOptions {
+  /**
+   * Send it upstream as it came. `false` when the upstream client is instrumented: its own
+   * span's context (a child in the same trace) goes upstream instead.
+   */
+  forwardTrace: boolean;
+}
+
 /** The upstream-backed operations of one bridge. */
 export class BridgedOperations implements Operations {
   constructor(
     private readonly client: McpClient,
     private readonly catalog: UpstreamCatalog,
     private readonly calls: CallTable,
+    private readonly options: BridgedOperationsOptions,
   ) {}
 
   capabilities(): ServerCapabilities {
@@ -118,7 +129,7 @@ export class BridgedOperations implements Operations {
     const { _meta, ...forwarded } = params as CompleteRequestParams & { _meta?: unknown };
     return this.client.complete(forwarded as CompleteRequestParams, {
       signal: context.signal,
-      ...(context.trace === undefined ? {} : { trace: context.trace }),
+      ...this.traceOf(context),
     });
   }
 
@@ -166,6 +177,12 @@ export class BridgedOperations implements Operations {
     return fromUpstream(await started.runRound(context));
   }
 
+  /** The downstream trace context, when it goes upstream as it came. */
+  private traceOf(context: RequestContext): { trace?: TraceContext } {
+    const { trace } = context;
+    return this.options.forwardTrace && trace !== undefined ? { trace } : {};
+  }
+
   /** What the upstream request carries of the downstream one. */
   private forwarding(context: RequestContext, controls: UpstreamControls): InputRequestOptions {
     return {
@@ -173,7 +190,7 @@ export class BridgedOperations implements Operations {
       onProgress: controls.onProgress,
       // The downstream client times its own request out, and its cancel crosses the bridge.
       timeoutMs: 0,
-      ...(context.trace === undefined ? {} : { trace: context.trace }),
+      ...this.traceOf(context),
       // A modern upstream judges each request's capabilities: they are the downstream
       // client's. A legacy upstream has the bridge's, fixed at initialize.
       ...(this.client.era === 'modern'

@@ -13,6 +13,7 @@ export { startHttpBridge } from './http-bridge';
 export { startStdioBridge } from './stdio-bridge';
 export type {
   BridgeEnd,
+  BridgeInstrumentation,
   BridgeLogEntry,
   BridgeUpstreamOptions,
   HttpBridge,

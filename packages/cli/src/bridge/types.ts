@@ -1,9 +1,14 @@
 /** The public options and handles of `twofold bridge`'s engine. */
 
 import type { Readable, Writable } from 'node:stream';
-import type { EraChoice, EraVerdict, ServerTarget } from '@twofold/client/experimental';
+import type {
+  ClientInstrumentation,
+  EraChoice,
+  EraVerdict,
+  ServerTarget,
+} from '@twofold/client/experimental';
 import type { Implementation, LoggingLevel } from '@twofold/protocol/experimental';
-import type { HttpAuthOptions } from '@twofold/server/experimental';
+import type { HttpAuthOptions, ServerInstrumentation } from '@twofold/server/experimental';
 
 /**
  * Something the bridge reports: its own trouble (`bridge`) or a log message of the upstream
@@ -51,6 +56,26 @@ export interface BridgeUpstreamOptions {
   /** How long the upstream's era probe waits before `initialize` (stdio). Default the client's. */
   probeTimeoutMs?: number;
   onLog?: (entry: BridgeLogEntry) => void;
+  /**
+   * Follows the bridge's own hops, for example with `openTelemetry()` of
+   * `@twofold/server/opentelemetry` and of `@twofold/client/opentelemetry`: `server` each
+   * downstream request, `client` each upstream one. Without `client`, an upstream request
+   * carries the downstream trace context as it came; with it, the context the client hook
+   * gives (a bridge span in the same trace).
+   */
+  instrumentation?: BridgeInstrumentation;
+}
+
+/**
+ * The instrumentation of the bridge's two sides.
+ *
+ * @experimental
+ */
+export interface BridgeInstrumentation {
+  /** Downstream requests, as the bridge serves them. */
+  server?: ServerInstrumentation;
+  /** Upstream requests, as the bridge sends them. */
+  client?: ClientInstrumentation;
 }
 
 /**
