@@ -1,9 +1,10 @@
 /**
  * Process-leak checks shared by the packages' tests (test-only; imported by relative path):
  * stdio targets that remember the transports, hence the processes, they open; whether a process
- * or process group still exists; what of a test's servers outlived it.
+ * or process group still exists; what of a test's servers outlived it; a child's whole output.
  */
-import { execFileSync } from 'node:child_process';
+import { type ChildProcessByStdio, execFileSync } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { expect } from 'vitest';
 
 /** A `stream` server target, structurally (what `stdioServer()` of `@twofold/client/node` builds). */
@@ -129,4 +130,29 @@ export function childProcesses(text: string): string[] {
     .map((line) => line.trim().split(/\s+/))
     .filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(text))
     .map(([pid, , ...args]) => `${pid} ${args.join(' ')}`);
+}
+
+/** How a child process ended, with everything it wrote. */
+export interface ChildExit {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects a child's stdout and stderr; resolves once it has closed them and exited. */
+export function childExit(
+  child: ChildProcessByStdio<null, Readable, Readable>,
+): Promise<ChildExit> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { type ChildExit, childExit } from '../../../config/test-support/processes.ts';
 import { tsxLoader } from '../../../config/test-support/servers.ts';
 
 const APPS = fileURLToPath(new URL('../../../apps/', import.meta.url));
@@ -25,17 +26,11 @@ const PROGRAMS = {
 // program run side by side and only a hang is bounded.
 const TEST_TIMEOUT_MS = 120_000;
 
-interface Exit {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(
   program: keyof typeof PROGRAMS,
   args: string[],
   env: Record<string, string> = {},
-): Promise<Exit> {
+): Promise<ChildExit> {
   const { main, fromSource } = PROGRAMS[program];
   const loader = tsxLoader(import.meta.url);
   // The suite's variables of the machine running the tests must not leak into these runs.
@@ -49,22 +44,11 @@ function run(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  return childExit(child);
 }
 
 /** A usage error: exit 64, the problem and the usage on stderr, nothing on stdout, no trace. */
-function expectUsageError(exit: Exit, program: string, problem: RegExp): void {
+function expectUsageError(exit: ChildExit, program: string, problem: RegExp): void {
   expect(exit.status, exit.stderr).toBe(64);
   expect(exit.stdout).toBe('');
   expect(exit.stderr).toMatch(new RegExp(`^${program}: `));

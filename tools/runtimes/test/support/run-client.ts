@@ -1,7 +1,7 @@
 /** Runs `clients/cli.js` on a runtime and reads the one JSON line it prints. */
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { childExit } from '../../../../config/test-support/processes.ts';
 import type { TourReport, TourRun } from './peers';
 
 const clientsDir = fileURLToPath(new URL('../../clients/', import.meta.url));
@@ -20,20 +20,12 @@ export async function runClient(
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
+  const { status, stdout, stderr } = await childExit(child);
   const line = stdout.trim().split('\n').at(-1) ?? '';
   try {
     const parsed = JSON.parse(line) as TourReport | { error: string };
     return 'error' in parsed ? { ...parsed, stderr } : parsed;
   } catch {
-    return { error: `exit ${code}, stdout ${JSON.stringify(stdout)}`, stderr };
+    return { error: `exit ${status}, stdout ${JSON.stringify(stdout)}`, stderr };
   }
 }
