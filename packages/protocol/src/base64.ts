@@ -3,7 +3,11 @@
  * only), so that every package shares one runtime-neutral implementation.
  */
 
-/** Standard, padded base64. */
+/**
+ * Standard, padded base64.
+ *
+ * @experimental
+ */
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
   // Chunked so a long value cannot overflow the argument list of fromCharCode.
@@ -13,7 +17,11 @@ export function bytesToBase64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The bytes of base64 text; throws what `atob` throws for text that is not base64. */
+/**
+ * The bytes of base64 text; throws what `atob` throws for text that is not base64.
+ *
+ * @experimental
+ */
 export function base64ToBytes(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 }

@@ -168,6 +168,8 @@ export const LocalErrorCode = {
   InvalidResult: 'INVALID_RESULT',
   /** An OAuth step failed: discovery, registration, the user's consent, a token request. */
   AuthorizationFailed: 'AUTHORIZATION_FAILED',
+  /** A skill file whose digest, size or frontmatter differs from its skill entry. */
+  SkillVerificationFailed: 'SKILL_VERIFICATION_FAILED',
 } as const;
 /**
  * The string code of a local error.

@@ -15,3 +15,7 @@ interface AbortSignal {
   readonly aborted: boolean;
   readonly reason: unknown;
 }
+// Web Crypto's SHA-256 (skill digests): global in browsers, Workers, Deno, Bun and Node 19+.
+declare const crypto: {
+  readonly subtle: { digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer> };
+};
