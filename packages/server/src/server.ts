@@ -12,6 +12,7 @@ import {
   type McpHeaderParam,
   MODERN_VERSIONS,
   type ModernVersion,
+  SKILLS_EXTENSION_ID,
 } from '@twofold/protocol/experimental';
 import type {
   CachePolicy,
@@ -21,6 +22,7 @@ import type {
   ResourceTemplateDefinition,
   ToolDefinition,
 } from './api';
+import type { ExtensionMethod } from './core/extension-methods';
 import type { McpServerOptions } from './core/options';
 import { requestStateCodecOf } from './mrtr/modern-state';
 import type { Operations } from './operations/types';
@@ -31,6 +33,9 @@ import { RegistryOperations } from './registry/registry-operations';
 import { createResourceEntry, createTemplateEntry } from './registry/resources';
 import { createToolEntry } from './registry/tools';
 import { pickDefined } from './registry/wire-fields';
+import { SkillCatalog } from './skills/catalog';
+import type { SkillDefinition } from './skills/definition';
+import { registerSkillIn } from './skills/register';
 
 // Never reused, never shared: safe until the author says otherwise.
 const DEFAULT_CACHE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
@@ -87,6 +92,7 @@ export class McpServer {
   /** What the dispatchers call; era-neutral. */
   readonly operations: Operations;
   private readonly registry = new Registry();
+  private skills: SkillCatalog | undefined;
 
   constructor(options: McpServerOptions) {
     checkText('McpServerOptions.name', options.name);
@@ -191,6 +197,36 @@ export class McpServer {
   registerPrompt<Args = Record<string, string>>(definition: PromptDefinition<Args>): Registered;
   registerPrompt(definition: PromptDefinition<never>): Registered {
     return this.registry.addPrompt(createPromptEntry(definition));
+  }
+
+  /**
+   * Serves a skill (the `io.modelcontextprotocol/skills` extension, SEP-2640): its SKILL.md and
+   * files become `skill://` resources, listed with their digests and sizes by `skills/list` and
+   * `skills/get`, and browsable with `resources/directory/read`. The first skill declares the
+   * extension. Throws a `TypeError` for a SKILL.md without `name` and `description`
+   * frontmatter, a name outside the Agent Skills rules, or a duplicate.
+   *
+   * @example
+   * ```ts
+   * server.registerSkill({
+   *   skillMd: '---\nname: pdf-processing\ndescription: Fill PDF forms\n---\n\nSee references/FORMS.md.\n',
+   *   files: { 'references/FORMS.md': '# Forms\n' },
+   * });
+   * ```
+   */
+  registerSkill(definition: SkillDefinition): Registered {
+    this.skills ??= new SkillCatalog({
+      pageSize: this.options.pageSize ?? DEFAULT_PAGE_SIZE,
+      cache: this.options.cache ?? DEFAULT_CACHE,
+    });
+    const registered = registerSkillIn(this.skills, (r) => this.registerResource(r), definition);
+    this.registry.extensions.set(SKILLS_EXTENSION_ID, { directoryRead: true });
+    return registered;
+  }
+
+  /** The handler of a method an extension adds (`skills/list`, …); `undefined` for others. */
+  extensionMethod(method: string): ExtensionMethod | undefined {
+    return this.skills?.methods().get(method);
   }
 
   /** Announces that a resource changed (to legacy subscribers and modern listeners). */

@@ -10,6 +10,7 @@ import type {
 } from '@twofold/protocol/experimental';
 import type { CachePolicy } from '../api';
 import type { Operations } from '../operations/types';
+import type { ExtensionMethod } from './extension-methods';
 import type { McpServerOptions } from './options';
 
 /**
@@ -29,6 +30,8 @@ export interface ServedServer {
   readonly operations: Operations;
   /** The `x-mcp-header` parameters of a tool (HTTP header validation of `tools/call`). */
   headerParams(toolName: string): readonly McpHeaderParam[] | undefined;
+  /** The handler of a method an extension adds; without it, only core methods are served. */
+  extensionMethod?(method: string): ExtensionMethod | undefined;
 }
 
 /** The server-wide cache hints when the options set none: never reused, never shared. */

@@ -20,6 +20,8 @@ export class Registry {
   readonly resources = new OrderedCollection<ResourceEntry>('resources');
   /** Resource templates by template text. */
   readonly templates = new OrderedCollection<TemplateEntry>('resources/templates');
+  /** Settings of the extensions the server declares, by extension identifier. */
+  readonly extensions = new Map<string, Record<string, unknown>>();
   private readonly listeners = new Set<(change: Change) => void>();
   private matchOrder: TemplateEntry[] | undefined;
 
