@@ -21,8 +21,8 @@ const APP = dirname(dirname(fileURLToPath(import.meta.url)));
 const EXPECTED_FILE = join(APP, 'conformance', 'expected-failures.json');
 const REVISIONS = ['2026-07-28', '2025-11-25'];
 /**
- * The authorization extension scenarios: `conformance list` names them under no revision, so
- * they run with `--force`, at the revisions given here.
+ * The extension scenarios (authorization, skills): `conformance list` names them under no
+ * revision, so they run with `--force`, at the revisions given here.
  */
 const EXTENSION_SCENARIOS = {
   '2026-07-28': [
@@ -32,6 +32,10 @@ const EXTENSION_SCENARIOS = {
     'auth/dpop',
     'auth/dpop-nonce',
     'auth/wif-jwt-bearer',
+    'sep-2640-client-no-prefetch',
+    'sep-2640-client-verify-digest',
+    'sep-2640-client-verify-size',
+    'sep-2640-client-verify-frontmatter',
   ],
 };
 const EXCLUDED = /^$/;

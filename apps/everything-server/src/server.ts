@@ -5,6 +5,7 @@
 import { McpServer } from '@twofold/server/experimental';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
+import { registerSkills } from './skills';
 import { registerClientRequestTools } from './tools/client-requests';
 import { registerContentTools } from './tools/content';
 import { registerDemoTools } from './tools/demo';
@@ -13,6 +14,7 @@ import { registerHeaderParamTool } from './tools/header-param';
 import { registerInputRequiredTools } from './tools/input-required';
 import { registerJsonSchemaTool } from './tools/json-schema';
 import { registerNotificationTools } from './tools/notifications';
+import { registerTaskTools } from './tools/tasks';
 
 export function createEverythingServer(): McpServer {
   const server = new McpServer({
@@ -30,8 +32,10 @@ export function createEverythingServer(): McpServer {
   registerDiagnosticTools(server);
   registerJsonSchemaTool(server);
   registerHeaderParamTool(server);
+  registerTaskTools(server);
   registerDemoTools(server);
   registerResources(server);
   registerPrompts(server);
+  registerSkills(server);
   return server;
 }

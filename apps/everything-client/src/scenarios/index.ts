@@ -7,6 +7,7 @@ import { customHeaders, invalidToolHeaders, standardHeaders } from './http-heade
 import { refNoDeref, schemaPreservation } from './json-schema';
 import { requestMetadata } from './request-metadata';
 import { requestState } from './request-state';
+import { skillsListOnly, skillsLoadFirst } from './skills';
 import { sseRetry } from './sse-retry';
 
 export { explore } from './explore';
@@ -55,9 +56,18 @@ export const AUTH_EXTENSION_SCENARIOS: Readonly<Record<string, Scenario>> = {
   'auth/dpop-nonce': authorization,
 };
 
+/** The skills extension scenarios (forced, like the authorization extension's). */
+const SKILLS_EXTENSION_SCENARIOS: Readonly<Record<string, Scenario>> = {
+  'sep-2640-client-no-prefetch': skillsListOnly,
+  'sep-2640-client-verify-digest': skillsLoadFirst,
+  'sep-2640-client-verify-size': skillsLoadFirst,
+  'sep-2640-client-verify-frontmatter': skillsLoadFirst,
+};
+
 export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   ...Object.fromEntries(AUTH_SCENARIOS.map((name) => [name, authorization])),
   ...AUTH_EXTENSION_SCENARIOS,
+  ...SKILLS_EXTENSION_SCENARIOS,
   initialize: basic,
   tools_call: basic,
   'elicitation-sep1034-client-defaults': elicitationDefaults,
