@@ -81,6 +81,26 @@ export const COMMANDS: readonly CommandSpec[] = [
     load: () => import('./resources'),
   },
   {
+    path: ['skills', 'list'],
+    summary: 'the skills (io.modelcontextprotocol/skills): name, SKILL.md URI, file count',
+    target: true,
+    examples: ['twofold skills list --url http://127.0.0.1:3000/mcp'],
+    load: () => import('./skills'),
+  },
+  {
+    path: ['skills', 'read'],
+    summary: "read a skill's SKILL.md, or one of its files, verified against its digest",
+    args: '<name|uri> [file]',
+    target: true,
+    examples: [
+      'twofold skills read pdf-processing --url http://127.0.0.1:3000/mcp',
+      'twofold skills read pdf-processing references/FORMS.md --url http://127.0.0.1:3000/mcp',
+    ],
+    details:
+      'Only the files asked for are read. A file whose size, digest or frontmatter differs from the skill entry is refused (exit 65).',
+    load: () => import('./skills'),
+  },
+  {
     path: ['prompts', 'list'],
     summary: 'the prompts',
     target: true,

@@ -36,4 +36,6 @@ export const SPEC = {
   modernOnlyInitialize:
     '2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions',
   legacyVersionNegotiation: '2025-11-25/basic/lifecycle#version-negotiation',
+  // Extensions (skills, SEP-2640) have no spec page; this is where declaring one is defined.
+  extensionNegotiation: '2026-07-28/basic/versioning#extension-negotiation',
 } as const satisfies Record<string, SpecRef>;

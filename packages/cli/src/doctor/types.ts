@@ -24,6 +24,7 @@
  * | `unsupported-version` | an unknown protocol version → -32022 listing the supported versions |
  * | `notifications-unanswered` | a notification gets no JSON-RPC response (HTTP: 202, empty body) |
  * | `legacy-initialize` | legacy `initialize` version selection (unknown future version, each legacy version) |
+ * | `skills-extension` | when declared, `skills/list` / `skills/get` answers and every listed skill file's digest, size and frontmatter (SEP-2640) |
  *
  * Every report lists every id above, with `skip` (and the reason in `details`) when a check does
  * not apply to the server's era or transport.

@@ -57,7 +57,11 @@ describe('official SDK 2.4.0', () => {
     expect(unsupported.details.join('\n')).toContain(
       'a fresh server process answers the same request with -32022',
     );
-    expect(idsWith(report, 'skip')).toEqual(['header-mismatch', 'origin-rejected']);
+    expect(idsWith(report, 'skip')).toEqual([
+      'header-mismatch',
+      'origin-rejected',
+      'skills-extension',
+    ]);
   });
 
   it('over stdio, hand-wired legacy: modern-only checks skip with a reason', {

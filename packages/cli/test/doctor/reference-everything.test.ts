@@ -34,6 +34,7 @@ it('reports server-everything as a legacy server, with its findings', {
     'header-mismatch',
     'origin-rejected',
     'unsupported-version',
+    'skills-extension',
   ]);
   for (const id of MODERN_ONLY) {
     expect(checkOf(report, id).details).toEqual([

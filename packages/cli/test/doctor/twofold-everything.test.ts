@@ -55,6 +55,9 @@ describe('twofold everything server', () => {
       expect(detailsOf(report, 'tool-header-annotations')).toContain(
         'test_header_param (Mcp-Param-Region)',
       );
+      expect(detailsOf(report, 'skills-extension')).toContain(
+        '4 file(s) read back with the listed digest and size',
+      );
     } finally {
       await endpoint.close();
     }

@@ -8,6 +8,7 @@ import { listOrder, pagination } from './lists';
 import { notificationsUnanswered } from './notifications';
 import { unsupportedVersion } from './probes';
 import { cacheHints, resultType } from './results';
+import { skillsExtension } from './skills';
 import { toolHeaderAnnotations, toolNames } from './tools';
 
 export type { CheckDefinition, CheckOutcome } from './define';
@@ -28,4 +29,5 @@ export const CHECKS: readonly CheckDefinition[] = [
   unsupportedVersion,
   notificationsUnanswered,
   legacyInitialize,
+  skillsExtension,
 ];

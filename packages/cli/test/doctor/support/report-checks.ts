@@ -18,6 +18,7 @@ export const CHECK_IDS = [
   'unsupported-version',
   'notifications-unanswered',
   'legacy-initialize',
+  'skills-extension',
 ];
 
 /** The check `id` of `report` (fails the test when it is missing). */
