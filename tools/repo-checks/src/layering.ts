@@ -10,6 +10,7 @@ export const layers: Readonly<Record<string, number>> = {
   '@twofold/server': 2,
   '@twofold/client': 2,
   '@twofold/registry-adapter': 3,
+  '@twofold/redis': 3,
   '@twofold/cli': 4,
 };
 

@@ -12,7 +12,7 @@ export interface NeutralityViolation {
 }
 
 /** Third-party packages that only run on Node (they wrap child_process or node:net). */
-const NODE_ONLY_PACKAGES = ['undici', 'cross-spawn'];
+const NODE_ONLY_PACKAGES = ['undici', 'cross-spawn', 'ioredis'];
 
 /** Whether `specifier` names a Node builtin (`node:fs`, `fs`, `fs/promises`, …) or a Node-only package. */
 export function isNodeBuiltin(specifier: string): boolean {

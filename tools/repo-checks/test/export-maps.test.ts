@@ -87,6 +87,9 @@ const expected: Record<
     },
     ...rootFields,
   },
+  // Node-only as a whole (its client, ioredis, is): no `/node` subpath, the experimental entry
+  // is the Node-only one and the root stays neutral.
+  '@twofold/redis': { exports: rootAndExperimental, ...rootFields },
   // The `twofold` executable is ESM only; its commands load as split chunks.
   '@twofold/cli': {
     exports: rootAndExperimental,

@@ -26,6 +26,8 @@ const neutralEntries = new Set([
   '@twofold/client/opentelemetry',
   '@twofold/registry-adapter',
   '@twofold/registry-adapter/experimental',
+  // Only the root: the whole API of @twofold/redis is Node-only, as its client ioredis is.
+  '@twofold/redis',
   '@twofold/cli',
 ]);
 

@@ -1,0 +1,19 @@
+/** How the Redis stores report failures they handle themselves (they never throw them). */
+
+/**
+ * Receives failures a store handled on its own: a lost connection, a change that could not be
+ * published, a message from another process that could not be read.
+ *
+ * @experimental
+ */
+export type RedisErrorHandler = (error: Error) => void;
+
+/** The default handler: a Node process warning, which the process prints once per failure. */
+export const warnProcess: RedisErrorHandler = (error) => {
+  process.emitWarning(error.message, { type: 'TwofoldRedisWarning' });
+};
+
+/** `value` as an Error, for handlers that only take errors. */
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}

@@ -1,0 +1,3 @@
+import { definePackageBuild } from '../../config/tsup.ts';
+
+export default definePackageBuild({ entries: ['index', 'experimental'] });

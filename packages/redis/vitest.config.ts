@@ -1,0 +1,3 @@
+import { definePackageTest } from '../../config/vitest.ts';
+
+export default definePackageTest();
