@@ -194,14 +194,19 @@ export function encodeArgumentForHeader(param: McpHeaderParam, args: unknown): s
   }
 }
 
-function nameKeyFor(method: string): 'name' | 'uri' | undefined {
+/** The tasks extension's methods route on their task (SEP-2663). */
+const TASK_ROUTED = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+function nameKeyFor(method: string): 'name' | 'uri' | 'taskId' | undefined {
   if (method === 'tools/call' || method === 'prompts/get') return 'name';
+  if (TASK_ROUTED.has(method)) return 'taskId';
   return method === 'resources/read' ? 'uri' : undefined;
 }
 
 /**
  * The body value that `Mcp-Name` mirrors: `params.name` for `tools/call` and `prompts/get`,
- * `params.uri` for `resources/read`. Returns `undefined` for other methods and when the value is
+ * `params.uri` for `resources/read`, `params.taskId` for `tasks/get`, `tasks/update` and
+ * `tasks/cancel` (the tasks extension). Returns `undefined` for other methods and when the value is
  * not a string. The result is the raw value, not yet encoded.
  *
  * @experimental
@@ -223,7 +228,7 @@ function requirePlain(header: string, value: string): void {
 
 /**
  * Builds the request metadata headers for one outgoing message: `MCP-Protocol-Version`,
- * `Mcp-Method`, `Mcp-Name` (encoded) for the three methods that carry it, and for `tools/call`
+ * `Mcp-Method`, `Mcp-Name` (encoded) for the methods that carry it, and for `tools/call`
  * one `Mcp-Param-<Name>` per annotated argument that is present, non-null and of the declared
  * type. `Mcp-Method` is also set for notifications: the spec requires it on requests only and
  * leaves notification POSTs open, and mirroring the method costs nothing there.
@@ -312,8 +317,9 @@ function paramMismatch(param: McpHeaderParam, decoded: string, body: unknown): s
  *   field is malformed, which body validation reports as -32602);
  * - `Mcp-Method` must equal `method`; it is required on requests (messages with an `id`) and
  *   checked on notifications only when present, as the spec leaves notification POSTs open;
- * - `Mcp-Name` must be present for `tools/call`, `prompts/get` and `resources/read` and, after
- *   decoding, equal the body's name or URI when the body has one;
+ * - `Mcp-Name` must be present for `tools/call`, `prompts/get`, `resources/read` and the tasks
+ *   extension's `tasks/get`, `tasks/update` and `tasks/cancel` and, after decoding, equal the
+ *   body's name, URI or task id when the body has one;
  * - for `tools/call`, each declared `Mcp-Param-<Name>` must be present exactly when the argument is
  *   present and non-null, and equal it after decoding (integers numerically, booleans as
  *   `true`/`false`). Undeclared `Mcp-Param-*` headers are not looked at.

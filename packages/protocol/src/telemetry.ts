@@ -32,7 +32,9 @@ export function describeMcpSpan(
   const { method, params, id } = request;
   const attributes: Record<string, string> = { 'mcp.method.name': method };
   if (id !== undefined) attributes['jsonrpc.request.id'] = String(id);
-  const target = method === 'resources/read' ? undefined : mcpNameFor(method, params);
+  // A URI or a task id in the span name would make names unbounded.
+  const unnamed = method === 'resources/read' || method.startsWith('tasks/');
+  const target = unnamed ? undefined : mcpNameFor(method, params);
   if (method === 'tools/call' && target !== undefined) {
     attributes['gen_ai.tool.name'] = target;
     attributes['gen_ai.operation.name'] = 'execute_tool';
