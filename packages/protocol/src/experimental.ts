@@ -109,6 +109,18 @@ export {
   resultTypeOf,
 } from './results';
 export {
+  type CreateTaskResult,
+  type DetailedTask,
+  isTerminalTaskStatus,
+  TASKS_EXTENSION_ID,
+  TASKS_METHODS,
+  type TaskInfo,
+  type TaskStatus,
+  TERMINAL_TASK_STATUSES,
+  tasksWire,
+  type UpdateTaskParams,
+} from './tasks';
+export {
   describeMcpFailure,
   describeMcpSpan,
   type McpSpanDescription,

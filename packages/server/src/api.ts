@@ -105,6 +105,38 @@ export interface RequestContext {
    * must be JSON; kept in memory on legacy sessions. `undefined` on a first attempt.
    */
   readonly state?: unknown;
+  /**
+   * The task this call runs as (a tool with `taskSupport`, called by a client that declared
+   * the tasks extension); `undefined` when the call is answered directly.
+   */
+  readonly task?: TaskContext | undefined;
+}
+
+/**
+ * How a tool takes part in the tasks extension (SEP-2663):
+ * - `optional`: a client that declares the extension gets a task (a `CreateTaskResult`), any
+ *   other client the result at once;
+ * - `required`: it runs only as a task; a client without the extension (and every legacy
+ *   session, where the extension is not defined) gets -32021 naming the extension.
+ *
+ * @experimental
+ */
+export type TaskSupport = 'optional' | 'required';
+
+/**
+ * What a handler gets as `context.task` while it runs as a task.
+ *
+ * @experimental
+ */
+export interface TaskContext {
+  readonly taskId: string;
+  /**
+   * Aborted when the client cancels the task (`tasks/cancel` served by this process); the same
+   * signal as `context.signal`. The task stays `cancelled` whatever the handler returns.
+   */
+  readonly signal: AbortSignal;
+  /** Sets the task's `statusMessage` (progress for `working`, seen by `tasks/get`). */
+  reportStatus(message: string): Promise<void>;
 }
 
 /**
@@ -161,6 +193,22 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
    * Not checked off HTTP.
    */
   requiredScopes?: readonly string[];
+  /**
+   * Opts the tool in to the tasks extension (SEP-2663): with a client that declares it, a call
+   * answers at once with a task the client polls, and the handler runs as that task (with
+   * `context.task`; an `InputRequired` then asks through `tasks/get` and `tasks/update`).
+   */
+  taskSupport?: TaskSupport;
+  /**
+   * With `taskSupport`: runs before the task is created, on every attempt, so input can be
+   * gathered synchronously first (an `InputRequired` is an ordinary `input_required` result).
+   * Return nothing to go on (the handler then sees the same inputs), or a result to answer at
+   * once without a task.
+   */
+  beforeTask?: (
+    args: Args,
+    context: RequestContext,
+  ) => ToolReturn | undefined | Promise<ToolReturn | undefined>;
   handler: (args: Args, context: RequestContext) => ToolReturn | Promise<ToolReturn>;
 }
 

@@ -18,6 +18,8 @@ export type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   SchemaInput,
+  TaskContext,
+  TaskSupport,
   ToolDefinition,
   ToolReturn,
 } from './api';
@@ -39,6 +41,14 @@ export type { ModernIo } from './core/modern-io';
 export type { ListenOptions, McpServerOptions, RequestStateOptions } from './core/options';
 export type { ServedServer } from './core/served-server';
 export type { ChangeBus, ClaimResult, ReplayGuard } from './core/shared-state';
+export type {
+  TaskAskedInput,
+  TaskInputRound,
+  TaskOptions,
+  TaskRecord,
+  TaskRequest,
+  TaskStore,
+} from './core/task-store';
 export type { LegacyEngineOptions } from './legacy/engine';
 export type { OutboundRequestOptions } from './legacy/outbound-requests';
 export {
@@ -76,3 +86,8 @@ export {
   serveTransport,
 } from './serve/serve-transport';
 export { McpServer } from './server';
+export {
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+  TaskStoreFullError,
+} from './tasks/store';

@@ -64,6 +64,9 @@ describe('experimental export lists', () => {
       'ProtocolError',
       'ResultType',
       'SUPPORTED_VERSIONS',
+      'TASKS_EXTENSION_ID',
+      'TASKS_METHODS',
+      'TERMINAL_TASK_STATUSES',
       'UnsupportedProtocolVersionError',
       'buildRequestHeaders',
       'buildRequestMeta',
@@ -98,6 +101,7 @@ describe('experimental export lists', () => {
       'isRecord',
       'isRequestId',
       'isSupportedVersion',
+      'isTerminalTaskStatus',
       'mcpNameFor',
       'parseMessage',
       'parseParams',
@@ -113,6 +117,7 @@ describe('experimental export lists', () => {
       'selectLegacyVersion',
       'selectMutualVersion',
       'subscriptionIdOf',
+      'tasksWire',
       'withServerInfo',
     ]);
   });
@@ -166,6 +171,7 @@ describe('experimental export lists', () => {
   it('@twofold/server/experimental', async () => {
     expect(await exportNames('@twofold/server')).toEqual([
       'InMemoryChangeBus',
+      'InMemoryTaskStore',
       'InputRequired',
       'InputResponseError',
       'InvalidTokenError',
@@ -173,6 +179,7 @@ describe('experimental export lists', () => {
       'OperationError',
       'RegistryOperations',
       'RequestStateCodec',
+      'TaskStoreFullError',
       'compileSchema',
       'compileToolInputSchema',
       'createServerHttpHandler',

@@ -6,6 +6,7 @@ import type { Icon, LegacyVersion, ModernVersion } from '@twofold/protocol/exper
 import type { CachePolicy } from '../api';
 import type { ServerInstrumentation } from './instrumentation';
 import type { ChangeBus, ReplayGuard } from './shared-state';
+import type { TaskOptions } from './task-store';
 
 /**
  * @experimental
@@ -41,6 +42,8 @@ export interface McpServerOptions {
    * `openTelemetry()` of `@twofold/server/opentelemetry` makes one.
    */
   instrumentation?: ServerInstrumentation;
+  /** The tasks extension (tools with `taskSupport`): the task store, TTL and poll interval. */
+  tasks?: TaskOptions;
 }
 
 /**

@@ -42,6 +42,7 @@ import { createReporter } from '../core/reporting';
 import { visibleHeaders } from '../core/request-headers';
 import { offeredVersionList, type ServedServer } from '../core/served-server';
 import { inputResponseReader } from '../mrtr/input-responses';
+import { withoutTasksExtension } from '../operations/task-capability';
 import type { Change } from '../operations/types';
 import { type LegacyRetry, runWithInputRounds } from './input-rounds';
 import { type OutboundRequestOptions, OutboundRequests } from './outbound-requests';
@@ -273,7 +274,7 @@ export class LegacyEngine {
     const parsed = parseParams(getWire(version), 'initialize', params);
     if (!parsed.ok) throw parsed.error;
     const p = parsed.value ?? {};
-    const capabilities = this.server.operations.capabilities();
+    const capabilities = withoutTasksExtension(this.server.operations.capabilities());
     this.negotiated = {
       version,
       clientCapabilities: (p.capabilities ?? {}) as ClientCapabilities,
@@ -304,7 +305,7 @@ export class LegacyEngine {
       ),
       clientCapabilities: {},
       clientInfo: undefined,
-      capabilities: this.server.operations.capabilities(),
+      capabilities: withoutTasksExtension(this.server.operations.capabilities()),
     };
   }
 

@@ -33,6 +33,7 @@ import { inputResponseReader } from '../mrtr/input-responses';
 import { openRetry, principalOf } from '../mrtr/modern-state';
 import { discoverResult } from './discover';
 import { completeModernResult, inputRequiredResult } from './results';
+import { isTaskMethod, serveTaskMethod, startToolTask } from './tasks';
 
 /**
  * Serves one modern request statelessly and returns its one response (never throws).
@@ -92,6 +93,7 @@ async function dispatch(
   if (!(server.offeredVersions.modern as readonly string[]).includes(version)) {
     throw new UnsupportedProtocolVersionError(offeredVersionList(server), version);
   }
+  if (isTaskMethod(method)) return serveTaskMethod(server, message, io);
   const spec = findMethod(version as ModernVersion, method);
   const capabilities = server.operations.capabilities();
   if (spec?.kind !== 'request' || spec.sender === 'server' || !isAdvertised(method, capabilities)) {
@@ -141,7 +143,11 @@ async function dispatch(
       notify: (notification) => io.notify(notification),
     }),
   };
-  const outcome = await callOperation(server.operations, method, parsed.value, context);
+  const outcome =
+    (method === 'tools/call'
+      ? await startToolTask(server, parsed.value, context, retry.asked, io)
+      : undefined) ?? (await callOperation(server.operations, method, parsed.value, context));
+  if (outcome.kind === 'task') return outcome.result;
   if (outcome.kind === 'input') {
     const asking = {
       method,

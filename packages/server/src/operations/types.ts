@@ -15,7 +15,7 @@ import type {
   ReadResourceResult,
   ServerCapabilities,
 } from '@twofold/protocol/experimental';
-import type { CachePolicy, InputRequired, RequestContext } from '../api';
+import type { CachePolicy, InputRequired, RequestContext, TaskSupport } from '../api';
 
 /**
  * Why an operation could not run. The dispatchers map it to the wire: `not-found` is -32602 on
@@ -52,12 +52,27 @@ export interface Operations {
   /** Capabilities the registered features imply (tools/prompts/resources with listChanged, …). */
   capabilities(): ServerCapabilities;
   listTools(cursor: string | undefined): Listed<ListToolsResult>;
-  /** Validates arguments against the tool's input schema; failures and throws become `isError`. */
+  /**
+   * Validates arguments against the tool's input schema; failures and throws become `isError`.
+   * With `context.task` it runs the handler as that task; without, a task tool's `beforeTask`
+   * runs first, and a `required` one fails with -32021 (it runs only as a task).
+   */
   callTool(
     name: string,
     args: Record<string, unknown> | undefined,
     context: RequestContext,
   ): Promise<CallToolResult | InputRequired>;
+  /** The tasks extension: how tool `name` runs as a task; `undefined` when it never does. */
+  taskSupport?(name: string): TaskSupport | undefined;
+  /**
+   * The stage of a task tool before its task exists (its `beforeTask`): `undefined` says
+   * create the task; a result or an `InputRequired` answers the call instead.
+   */
+  beforeTask?(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: RequestContext,
+  ): Promise<CallToolResult | InputRequired | undefined>;
   listPrompts(cursor: string | undefined): Listed<ListPromptsResult>;
   getPrompt(
     name: string,

@@ -15,7 +15,14 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from '@twofold/protocol/experimental';
-import { type CachePolicy, InputRequired, type RequestContext, type ToolReturn } from '../api';
+import {
+  type CachePolicy,
+  InputRequired,
+  type RequestContext,
+  type TaskSupport,
+  type ToolReturn,
+} from '../api';
+import { tasksRequiredError, withTasksExtension } from '../operations/task-capability';
 import {
   type Change,
   type Listed,
@@ -32,6 +39,7 @@ import {
   toCallToolResult,
   withoutWireFields,
 } from './results';
+import type { ToolEntry } from './tools';
 
 /** The spec's cap on completion values per response. */
 const MAX_COMPLETION_VALUES = 100;
@@ -104,6 +112,9 @@ export class RegistryOperations implements Operations {
         : {}),
       ...(tools.size > 0 ? { tools: { listChanged: true } } : {}),
     };
+    if ([...tools.all()].some((slot) => slot.entry.taskSupport !== undefined)) {
+      this.capabilitiesCache = withTasksExtension(this.capabilitiesCache);
+    }
     return this.capabilitiesCache;
   }
 
@@ -117,25 +128,32 @@ export class RegistryOperations implements Operations {
     args: Record<string, unknown> | undefined,
     context: RequestContext,
   ): Promise<CallToolResult | InputRequired> {
-    const entry = this.registry.tools.get(name);
-    if (entry === undefined)
-      throw new OperationError('not-found', `Unknown tool: ${name}`, { name });
-    const checked = await entry.input.validate(args ?? {});
-    if (!checked.ok) {
-      return errorResult(`Invalid arguments for tool ${name}: ${checked.issues.join('; ')}`);
+    const entry = this.toolEntry(name);
+    if (context.task === undefined && entry.taskSupport === 'required') {
+      throw tasksRequiredError();
     }
-    let returned: ToolReturn;
-    try {
-      returned = await runHandler(() => entry.handler(checked.value as never, context));
-    } catch (error) {
-      // A protocol error is deliberate (e.g. a missing client capability): it stays one.
-      if (error instanceof ProtocolError) throw error;
-      return errorResult(messageOf(error));
-    }
-    if (returned instanceof InputRequired) return returned;
-    const result = toCallToolResult(returned);
+    const direct = context.task === undefined && entry.beforeTask !== undefined;
+    const result = await this.runTool(entry, args, async (valid) => {
+      const early = direct ? await entry.beforeTask?.(valid as never, context) : undefined;
+      return early ?? entry.handler(valid as never, context);
+    });
     if (result === undefined) return errorResult(`Tool ${name} returned no valid result`);
-    return checkOutput(entry, result);
+    return result;
+  }
+
+  taskSupport(name: string): TaskSupport | undefined {
+    return this.registry.tools.get(name)?.taskSupport;
+  }
+
+  async beforeTask(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    context: RequestContext,
+  ): Promise<CallToolResult | InputRequired | undefined> {
+    const entry = this.toolEntry(name);
+    const { beforeTask } = entry;
+    if (beforeTask === undefined) return undefined;
+    return this.runTool(entry, args, (valid) => beforeTask(valid as never, context));
   }
 
   listPrompts(cursor: string | undefined): Listed<ListPromptsResult> {
@@ -229,6 +247,41 @@ export class RegistryOperations implements Operations {
         return template?.requiredScopes;
       }
     }
+  }
+
+  private toolEntry(name: string): ToolEntry {
+    const entry = this.registry.tools.get(name);
+    if (entry === undefined)
+      throw new OperationError('not-found', `Unknown tool: ${name}`, { name });
+    return entry;
+  }
+
+  /**
+   * Validates the arguments and runs `stage` with them; what it returns becomes a result
+   * (`undefined` stays `undefined`: nothing returned).
+   */
+  private async runTool(
+    entry: ToolEntry,
+    args: Record<string, unknown> | undefined,
+    stage: (valid: unknown) => ToolReturn | undefined | Promise<ToolReturn | undefined>,
+  ): Promise<CallToolResult | InputRequired | undefined> {
+    const name = entry.tool.name;
+    const checked = await entry.input.validate(args ?? {});
+    if (!checked.ok) {
+      return errorResult(`Invalid arguments for tool ${name}: ${checked.issues.join('; ')}`);
+    }
+    let returned: ToolReturn | undefined;
+    try {
+      returned = await runHandler(() => stage(checked.value));
+    } catch (error) {
+      // A protocol error is deliberate (e.g. a missing client capability): it stays one.
+      if (error instanceof ProtocolError) throw error;
+      return errorResult(messageOf(error));
+    }
+    if (returned === undefined || returned instanceof InputRequired) return returned;
+    const result = toCallToolResult(returned);
+    if (result === undefined) return errorResult(`Tool ${name} returned no valid result`);
+    return checkOutput(entry, result);
   }
 
   private resolve(uri: string, context: RequestContext): ReadTarget | undefined {

@@ -7,7 +7,7 @@ import {
   type McpHeaderParam,
   type Tool,
 } from '@twofold/protocol/experimental';
-import type { ToolDefinition } from '../api';
+import type { TaskSupport, ToolDefinition } from '../api';
 import { compileSchema, compileToolInputSchema } from '../schema/compile';
 import type { CompiledSchema } from '../schema/types';
 import { checkIcons, checkName, checkScopes } from './checks';
@@ -24,7 +24,12 @@ export interface ToolEntry {
   /** Scopes an HTTP caller's token needs to call it (checked by the HTTP handler's `auth`). */
   readonly requiredScopes: readonly string[];
   readonly handler: ToolDefinition<never>['handler'];
+  /** How it runs as a task (the tasks extension); `undefined`: never. */
+  readonly taskSupport: TaskSupport | undefined;
+  readonly beforeTask: ToolDefinition<never>['beforeTask'];
 }
+
+const TASK_SUPPORT: readonly unknown[] = ['optional', 'required'];
 
 /** Checks a tool definition and compiles its schemas; throws a `TypeError` when unusable. */
 export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
@@ -34,6 +39,13 @@ export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
     throw new TypeError(`${label}: handler must be a function`);
   }
   checkIcons(label, definition.icons);
+  const { taskSupport, beforeTask } = definition;
+  if (taskSupport !== undefined && !TASK_SUPPORT.includes(taskSupport)) {
+    throw new TypeError(`${label}: taskSupport must be "optional" or "required"`);
+  }
+  if (beforeTask !== undefined && (typeof beforeTask !== 'function' || taskSupport === undefined)) {
+    throw new TypeError(`${label}: beforeTask must be a function, given with taskSupport`);
+  }
   const requiredScopes = checkScopes(label, definition.requiredScopes);
   const input = compileToolInputSchema(definition.inputSchema, `${label} inputSchema`);
   const output =
@@ -59,5 +71,7 @@ export function createToolEntry(definition: ToolDefinition<never>): ToolEntry {
     headerParams: Object.freeze(headers.params),
     requiredScopes,
     handler: definition.handler,
+    taskSupport,
+    beforeTask,
   };
 }
