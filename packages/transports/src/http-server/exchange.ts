@@ -32,6 +32,8 @@ export interface PostExchangeOptions {
   responseHeaders?: Record<string, string>;
   /** The event id of a priming event for the SSE stream, when the session wants one. */
   primingId?: () => Promise<string | undefined>;
+  /** The `retry:` of the priming event, in milliseconds. */
+  retryIntervalMs?: number | undefined;
   /** Called once when the exchange ends for any reason (answered, aborted, client gone). */
   onEnd?: (reason: 'answered' | 'aborted' | 'disconnected') => void;
 }
@@ -102,6 +104,18 @@ export class PostExchange implements HttpExchange {
     return this.enqueue(() => this.ensureStream());
   }
 
+  /**
+   * Ends the SSE stream (opened first, with its priming event) without ending the request, as
+   * a client that disconnected would: the session keeps the request, and the store what follows.
+   */
+  closeStream(): Promise<void> {
+    return this.enqueue(async () => {
+      await this.ensureStream();
+      this.stream?.close();
+      this.end('disconnected');
+    });
+  }
+
   respond(
     message: JsonRpcResponse,
     options: { status?: number; eventId?: string | undefined } = {},
@@ -151,7 +165,12 @@ export class PostExchange implements HttpExchange {
       }),
     );
     const primingId = await this.options.primingId?.();
-    if (primingId !== undefined) await stream.write(encodeSseEvent({ id: primingId, data: '' }));
+    if (primingId !== undefined) {
+      const retry = this.options.retryIntervalMs;
+      await stream.write(
+        encodeSseEvent({ id: primingId, data: '', ...(retry === undefined ? {} : { retry }) }),
+      );
+    }
   }
 
   private async writeEvent(message: JsonRpcMessage, eventId: string | undefined): Promise<void> {

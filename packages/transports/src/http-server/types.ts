@@ -106,6 +106,11 @@ export interface LegacyHooks {
   stateless?: boolean;
   /** Enables resumability of GET and POST streams. */
   eventStore?: EventStore;
+  /**
+   * The `retry:` (milliseconds) a priming event carries: how long a client waits before it
+   * reconnects to a stream the server closed. Absent: no `retry:` (the client's own default).
+   */
+  retryIntervalMs?: number;
   /** Sessions idle longer than this are closed (default: 30 minutes). */
   idleTimeoutMs?: number;
   /**
@@ -133,6 +138,12 @@ export interface LegacyHooks {
 export interface HttpMessageContext extends MessageContext {
   /** What the access control granted the POST that carried the message ({@link HttpGrant.auth}). */
   readonly auth?: unknown;
+  /**
+   * Present on a request whose SSE stream can be resumed (a 2025-11-25 session with an event
+   * store): ends that stream now, after its priming event, while the request goes on; what is
+   * sent afterwards waits in the store for the client's GET with `Last-Event-ID` (SEP-1699).
+   */
+  readonly closeStream?: () => Promise<void>;
 }
 
 /**

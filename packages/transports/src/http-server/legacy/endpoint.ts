@@ -144,6 +144,7 @@ export class LegacyEndpoint {
     const session = new HttpLegacySession({
       sessionId,
       store: this.hooks.eventStore,
+      retryIntervalMs: this.hooks.retryIntervalMs,
       maxQueuedMessages: this.maxQueuedMessages,
       keepAliveIntervalMs: this.settings.keepAliveIntervalMs,
       onClosed: () => this.forget(sessionId),

@@ -28,6 +28,8 @@ export interface HttpLegacySessionOptions {
   /** Undefined for the one-shot sessions of stateless mode. */
   sessionId: string | undefined;
   store: EventStore | undefined;
+  /** The `retry:` of priming events (`LegacyHooks.retryIntervalMs`). */
+  retryIntervalMs?: number | undefined;
   maxQueuedMessages: number;
   keepAliveIntervalMs: number;
   /** Called once when the session has closed, before `onclose`. */
@@ -168,13 +170,16 @@ export class HttpLegacySession implements LegacySession {
       errorStatuses: false,
       responseHeaders: this.responseHeaders,
       primingId: priming ? () => this.primingId(streamId) : undefined,
+      retryIntervalMs: this.options.retryIntervalMs,
       // A client that disconnects has not cancelled (legacy rule): the request stays pending.
       onEnd: (reason) => {
         if (reason !== 'disconnected') this.finishRequest(requestId);
       },
     });
     this.requests.set(requestId, new RequestStream(requestId, streamId, exchange, store));
-    this.deliver(decoded.message, { ...context, signal: exchange.signal });
+    // Only a primed stream can be closed: the client needs an event id to resume from.
+    const closeStream = priming ? { closeStream: () => exchange.closeStream() } : {};
+    this.deliver(decoded.message, { ...context, signal: exchange.signal, ...closeStream });
     return exchange.response;
   }
 
