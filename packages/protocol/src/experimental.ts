@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 
-export { decodeBase64Url, encodeBase64Url } from './base64';
+export { base64ToBytes, bytesToBase64, decodeBase64Url, encodeBase64Url } from './base64';
 export {
   classifyInbound,
   type HttpPostFacts,
@@ -109,6 +109,23 @@ export {
   resultTypeOf,
 } from './results';
 export {
+  type DirectoryChild,
+  type GetSkillResult,
+  isSkillName,
+  type ListSkillsResult,
+  parseSkillFrontmatter,
+  type ReadDirectoryResult,
+  type SkillEntry,
+  type SkillFile,
+  type SkillFrontmatter,
+  type SkillFrontmatterResult,
+  type SkillsCapability,
+  sameFrontmatter,
+  skillDigest,
+  skillFileBytes,
+  skillNameOf,
+} from './skills';
+export {
   type CreateTaskResult,
   type DetailedTask,
   isTerminalTaskStatus,
@@ -147,6 +164,15 @@ export {
   selectLegacyVersion,
   selectMutualVersion,
 } from './versions';
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  SKILL_MANIFEST,
+  SKILL_URI_SCHEME,
+  SKILLS_EXTENSION_ID,
+  SKILLS_METHODS,
+  skillsWire,
+} from './wire/skills';
 export {
   type CollectHeaderParamsResult,
   collectHeaderParams,

@@ -32,6 +32,7 @@ export {
   type ProtectedResourceMetadata,
   type TokenVerifier,
 } from './auth/types';
+export type { ExtensionMethod } from './core/extension-methods';
 export type {
   InstrumentedServerRequest,
   ServerInstrumentation,
@@ -86,6 +87,7 @@ export {
   serveTransport,
 } from './serve/serve-transport';
 export { McpServer } from './server';
+export type { SkillDefinition } from './skills/definition';
 export {
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,

@@ -111,6 +111,9 @@ export class RegistryOperations implements Operations {
         ? { resources: { subscribe: true, listChanged: true } }
         : {}),
       ...(tools.size > 0 ? { tools: { listChanged: true } } : {}),
+      ...(this.registry.extensions.size > 0
+        ? { extensions: Object.fromEntries(this.registry.extensions) }
+        : {}),
     };
     if ([...tools.all()].some((slot) => slot.entry.taskSupport !== undefined)) {
       this.capabilitiesCache = withTasksExtension(this.capabilitiesCache);
