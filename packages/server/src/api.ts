@@ -78,6 +78,12 @@ export interface RequestContext {
    * `auth`, so none can be passed on by mistake. `undefined` off HTTP.
    */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Legacy Streamable HTTP with an event store (2025-11-25): ends this request's SSE stream now
+   * while the handler goes on (SEP-1699 polling); the client reconnects with `Last-Event-ID` and
+   * gets what follows, the result included. `undefined` where a stream cannot be resumed.
+   */
+  readonly closeSseStream?: (() => Promise<void>) | undefined;
   /** Reports progress when the client asked for it (a no-op otherwise); `progress` must grow. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Logs to the client when it asked for that level or a more verbose one (a no-op otherwise). */
