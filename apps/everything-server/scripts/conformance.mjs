@@ -43,6 +43,18 @@ const RUNS = [
   { specVersion: '2025-06-18', args: ['--spec-version', '2025-06-18'] },
 ];
 
+/**
+ * Extension scenarios no requirement set includes (`conformance list` names them under no
+ * revision): each runs on its own with `--force`, at the revisions given here.
+ */
+const EXTENSION_SCENARIOS = {
+  '2026-07-28': [
+    'sep-2640-skills-enumeration',
+    'sep-2640-skills-manifest',
+    'sep-2640-skills-directory',
+  ],
+};
+
 /** Starts the everything server on a free loopback port; resolves with its URL. */
 function startServer() {
   const tsx = join(APP, 'node_modules', '.bin', 'tsx');
@@ -101,7 +113,23 @@ function runRevision(url, run, expected, problems) {
       scenario,
       ...(results.get(scenario) ?? { failed: ['no checks.json written'] }),
     }));
+    for (const scenario of EXTENSION_SCENARIOS[run.specVersion] ?? []) {
+      outcomes.push(await runForced(url, run.specVersion, scenario));
+    }
     return judge(run.specVersion, outcomes, expected, problems);
+  });
+}
+
+/** Runs one extension scenario with `--force`; resolves with its outcome for `judge`. */
+function runForced(url, specVersion, scenario) {
+  const args = ['server', '--url', url, '--scenario', scenario];
+  args.push('--spec-version', specVersion, '--force');
+  return runSuite(args, async ({ output, code, outputDir }) => {
+    const checks = (await readResults(outputDir)).get(scenario);
+    return {
+      scenario,
+      ...(checks ?? { failed: [`no checks.json written (exit ${code}):\n${output}`] }),
+    };
   });
 }
 

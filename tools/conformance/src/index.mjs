@@ -104,15 +104,26 @@ export async function runSuite(args, inspect, options = {}) {
   }
 }
 
-/** The failed (`FAILURE`) and warned (`WARNING`) checks of one scenario's checks.json. */
+/** The statuses of checks that reached a verdict (`SKIPPED` and `INFO` did not). */
+const VERDICTS = new Set(['SUCCESS', 'FAILURE', 'WARNING']);
+
+/**
+ * The failed (`FAILURE`) and warned (`WARNING`) checks of one scenario's checks.json. A scenario
+ * none of whose checks reached a verdict (all skipped) fails too: it proved nothing.
+ */
 export async function readChecks(file) {
   const checks = JSON.parse(await readFile(file, 'utf8'));
   const describe = (check) => {
     const why = check.errorMessage ?? check.details?.message ?? check.description ?? '';
     return `${check.id}: ${String(why).slice(0, 300)}`;
   };
+  const failed = checks.filter((check) => check.status === 'FAILURE').map(describe);
+  if (!checks.some((check) => VERDICTS.has(check.status))) {
+    const skipped = checks.find((check) => check.status === 'SKIPPED');
+    failed.push(`no check ran${skipped ? ` (${describe(skipped)})` : ''}`);
+  }
   return {
-    failed: checks.filter((check) => check.status === 'FAILURE').map(describe),
+    failed,
     warnings: checks.filter((check) => check.status === 'WARNING').map(describe),
   };
 }
