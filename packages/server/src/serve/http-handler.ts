@@ -101,6 +101,7 @@ export function createServerHttpHandler(
     : undefined;
   const listens = new OpenListens();
   listenHubOf(server);
+  warnOfRandomRequestStateKey(server);
   const handler = createHttpHandler({
     ...core,
     modern:
@@ -120,6 +121,24 @@ export function createServerHttpHandler(
     (request.method !== 'POST' ? resourceServer.serveMetadata(request) : undefined) ??
     handler(request, context);
   return Object.assign(protectedHandler, { close });
+}
+
+/** Warning code of an HTTP endpoint whose `requestState` key is random, per process. */
+export const RANDOM_REQUEST_STATE_KEY_WARNING = 'TWOFOLD_RANDOM_REQUEST_STATE_KEY';
+let warnedOfRandomKey = false;
+
+/**
+ * Says once per process, on stderr where the runtime has Node's `process.emitWarning`, that
+ * modern retries will fail on any other replica: its key is random, made by this process.
+ */
+function warnOfRandomRequestStateKey(server: ServedServer): void {
+  if (warnedOfRandomKey || server.offeredVersions.modern.length === 0) return;
+  if (server.options.requestState?.key !== undefined) return;
+  warnedOfRandomKey = true;
+  globalThis.process?.emitWarning?.(
+    'requestState.key is not set: this HTTP endpoint seals requestState with a random key of its own, so a retry that reaches another replica fails. Give every replica the same key.',
+    { type: 'TwofoldWarning', code: RANDOM_REQUEST_STATE_KEY_WARNING },
+  );
 }
 
 function modernHandler(
