@@ -12,9 +12,11 @@ import {
 } from '@twofold/protocol/experimental';
 import type { ModernIo } from '../core/modern-io';
 import type { ServedServer } from '../core/served-server';
+import { principalOf } from '../mrtr/modern-state';
 import { acknowledgement, honouredFilter, notificationFor } from './filter';
 import { listenHubOf } from './hub';
 import { Outbox } from './outbox';
+import { honouredTaskIds, subscribeTaskStatus } from './task-status';
 
 /**
  * Serves a validated listen request until it ends; resolves with the final result (which the
@@ -29,7 +31,12 @@ export async function serveListen(
   const hub = listenHubOf(server);
   const release = hub.reserve();
   try {
-    const honoured = honouredFilter(requested, server.operations.capabilities());
+    const capabilities = server.operations.capabilities();
+    const taskIds = honouredTaskIds(requested, capabilities);
+    const honoured = {
+      ...honouredFilter(requested, capabilities),
+      ...(taskIds === undefined ? {} : { taskIds }),
+    };
     const outbox = new Outbox(
       // After a cancel nothing more goes out for the request, not even what was queued.
       async (notification) => {
@@ -47,6 +54,12 @@ export async function serveListen(
       const notification = notificationFor(change, honoured, subscriptionId);
       if (notification !== undefined) outbox.push(notification);
     });
+    const unsubscribeTasks =
+      taskIds === undefined
+        ? () => {}
+        : subscribeTaskStatus(server, taskIds, principalOf(io.auth), subscriptionId, (n) =>
+            outbox.push(n),
+          );
     // Operations that subscribe upstream (a proxy) learn which URIs this listen wants.
     const unwatch = (honoured.resourceSubscriptions ?? []).map(
       (uri) => server.operations.watchResource?.(uri) ?? (() => {}),
@@ -55,6 +68,7 @@ export async function serveListen(
     // slot is free for the next listen.
     await firstOf([io.signal, io.shutdown], outbox.failed, () => {
       unsubscribe();
+      unsubscribeTasks();
       for (const stop of unwatch) stop();
       release();
     });

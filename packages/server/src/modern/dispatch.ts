@@ -29,6 +29,7 @@ import { callOperation, isAdvertised, isOperationMethod } from '../core/operatio
 import { createReporter } from '../core/reporting';
 import { offeredVersionList, type ServedServer } from '../core/served-server';
 import { serveListen } from '../listen/serve-listen';
+import { checkTaskSubscription } from '../listen/task-status';
 import { inputResponseReader } from '../mrtr/input-responses';
 import { openRetry, principalOf } from '../mrtr/modern-state';
 import { discoverResult } from './discover';
@@ -113,6 +114,7 @@ async function dispatch(
   if (method === 'server/discover') return discoverResult(server, capabilities);
   if (method === 'subscriptions/listen') {
     const filter = (parsed.value?.notifications ?? {}) as SubscriptionFilter;
+    checkTaskSubscription(filter, envelope.clientCapabilities);
     return serveListen(server, message.id, filter, io);
   }
   if (!isOperationMethod(method)) {

@@ -47,6 +47,7 @@ export class TaskService {
   private readonly pollIntervalMs: number;
   /** Handlers running in this process, by task id. */
   private readonly running = new Map<string, AbortController>();
+  private readonly listeners = new Set<(record: TaskRecord) => void>();
 
   constructor(private readonly server: ServedServer) {
     const options = server.options.tasks ?? {};
@@ -86,6 +87,15 @@ export class TaskService {
     }
     this.run(record, report);
     return record;
+  }
+
+  /**
+   * Hears every state this process writes of any task (for `notifications/tasks`); returns
+   * the unsubscribe function.
+   */
+  onStatus(listener: (record: TaskRecord) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** The task, for its caller only; -32602 when unknown, expired or someone else's. */
@@ -134,14 +144,15 @@ export class TaskService {
       inputRequests: pending ? outstanding : undefined,
       input: { ...input, answers },
     };
-    if ((await this.store.update(next)) && !pending) this.run(next, report);
+    if (!(await this.write(next))) return;
+    if (!pending) this.run(next, report);
   }
 
   /** Cancels a task that is not terminal yet (a terminal one stays as it is). */
   async cancel(taskId: string, principal: string | undefined): Promise<void> {
     const record = await this.find(taskId, principal);
     if (isTerminalTaskStatus(record.status)) return;
-    await this.store.update({
+    await this.write({
       ...record,
       status: 'cancelled',
       statusMessage: 'Cancelled by the client',
@@ -218,7 +229,14 @@ export class TaskService {
   private async settle(taskId: string, change: Partial<TaskRecord>): Promise<void> {
     const current = await this.store.get(taskId);
     if (current === undefined || isTerminalTaskStatus(current.status)) return;
-    await this.store.update({ ...current, ...change, lastUpdatedAt: new Date().toISOString() });
+    await this.write({ ...current, ...change, lastUpdatedAt: new Date().toISOString() });
+  }
+
+  /** Updates the stored task and tells the listeners; whether it was written. */
+  private async write(record: TaskRecord): Promise<boolean> {
+    const written = await this.store.update(record);
+    if (written) for (const listener of this.listeners) listener(record);
+    return written;
   }
 
   /** What the handler of a task sees: no progress or logs (tasks carry neither), `task`. */
