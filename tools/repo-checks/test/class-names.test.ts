@@ -50,6 +50,7 @@ const errorSamples: Record<string, (Class: ErrorClass) => Error> = {
   MissingRequiredClientCapabilityError: (E) => new E({ elicitation: {} }),
   OperationError: (E) => new E('not-found', 'Unknown tool: search'),
   ProtocolError: (E) => new E(-32600, 'Invalid request'),
+  TaskStoreFullError: (E) => new E(1000),
   ToolInputRequiredError: (E) =>
     new E('book', {}, { resultType: 'input_required', inputRequests: {}, state: null }),
   ToolNameConflictError: (E) => new E('search', ['docs', 'tickets']),
