@@ -90,13 +90,14 @@ export interface TaskOutcome {
  * as usual), then the task. `undefined` for any other request, which runs as usual (where a
  * `required` tool is -32021).
  *
- * @param asked - what the previous synchronous round asked, for the task's first run.
+ * @param asked - what the previous synchronous round asked (empty on a first attempt), for the
+ *   task's first run.
  */
 export async function startToolTask(
   server: ServedServer,
   params: Record<string, unknown> | undefined,
   context: RequestContext,
-  asked: Readonly<Record<string, AskedInput>> | undefined,
+  asked: Readonly<Record<string, AskedInput>>,
   io: ModernIo,
 ): Promise<OperationOutcome | TaskOutcome | undefined> {
   const { operations } = server;
@@ -107,8 +108,9 @@ export async function startToolTask(
   const early = await operations.beforeTask?.(name, args, context);
   if (early instanceof InputRequired) return { kind: 'input', input: early };
   if (early !== undefined) return { kind: 'result', result: { ...early } };
+  // The answers of the last synchronous round, if one asked anything.
   const initial: TaskInputRound | undefined =
-    asked === undefined
+    Object.keys(asked).length === 0
       ? undefined
       : {
           round: 0,
