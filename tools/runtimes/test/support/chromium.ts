@@ -52,7 +52,8 @@ export function openPage(executable: string, url: string): Browser {
       `--user-data-dir=${profile}`,
       url,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group, so that stopping it reaches its renderer and helper processes.
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -64,11 +65,12 @@ export function openPage(executable: string, url: string): Browser {
     stderr: () => stderr,
     exited,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
+        process.kill(-child.pid, 'SIGTERM');
         await exit;
       }
-      rmSync(profile, { recursive: true, force: true });
+      // A helper process may still be writing its last file into the profile.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
