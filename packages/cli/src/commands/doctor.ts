@@ -20,6 +20,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
   // The doctor's own default (10 s per step) unless --timeout says otherwise.
   const timeoutMs = stringOption(context, 'timeout') === undefined ? undefined : timeoutOf(context);
   const probeTimeoutMs = optionalMilliseconds(context, 'probe-timeout');
+  const startupTimeoutMs = optionalMilliseconds(context, 'startup-timeout');
   // A protected server is checked with a token (the doctor's requests are its own, so it gets
   // one first), which the report never shows.
   const target: DoctorTarget = resolved.http
@@ -37,6 +38,7 @@ export async function run(context: CommandContext): Promise<ExitCode> {
   const report = await runDoctor(target, {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+    ...(startupTimeoutMs === undefined ? {} : { startupTimeoutMs }),
     clientInfo: { name: 'twofold-doctor', version: __TWOFOLD_VERSION__ },
     ...(live
       ? { onCheck: (check) => context.io.stderr.write(dim(`  … ${check.id}: ${check.status}\n`)) }

@@ -190,6 +190,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     path: ['doctor'],
     summary: 'check a server against the specification (pass / warn / fail per check)',
     target: true,
+    options: {
+      'startup-timeout': {
+        type: 'string',
+        value: 'ms',
+        description:
+          'stdio: what each process the doctor starts may take to start, on top of a step (default 3 steps)',
+      },
+    },
     examples: [`twofold doctor ${SERVER}`, 'twofold doctor --url http://127.0.0.1:3000/mcp --json'],
     details: 'Exit code 1 when a check fails.',
     load: () => import('./doctor'),

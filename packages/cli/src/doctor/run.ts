@@ -101,6 +101,11 @@ export async function runDoctor(
 
 type Connected = { client: McpClient } | { connectError: string };
 
+/** How long the doctor's client may take to connect to a process it started: the handshake. */
+function connectBudgetMs(bounds: { timeoutMs: number; startupMs: number; probeTimeoutMs: number }) {
+  return bounds.startupMs + bounds.timeoutMs + 2 * bounds.probeTimeoutMs;
+}
+
 async function connectClient(
   target: DoctorTarget,
   options: {
@@ -116,7 +121,7 @@ async function connectClient(
       clientInfo: options.clientInfo,
       era: 'auto',
       probeTimeoutMs: options.probeTimeoutMs,
-      connectTimeoutMs: options.startupMs + options.timeoutMs + 2 * options.probeTimeoutMs,
+      connectTimeoutMs: connectBudgetMs(options),
       // The handshake meets a process that may still be starting; the one call a check makes
       // through the client passes the step's own timeout.
       requestTimeoutMs: options.startupMs + options.timeoutMs,
@@ -157,7 +162,7 @@ async function sendProbe(
     const exchange =
       target.kind === 'http'
         ? await channel.send(message, { timeoutMs: bounds.timeoutMs })
-        : await probeOnStdio(channel, message, bounds.probeTimeoutMs, connecting);
+        : await probeOnStdio(channel, message, bounds, connecting);
     return { version, exchange, channel };
   } catch (error) {
     return { version, exchange: { others: [], failure: messageOf(error) } };
@@ -168,19 +173,27 @@ async function sendProbe(
  * On stdio silence is an answer (legacy), but a process that is still starting is not silent.
  * The probe listens for `probeTimeoutMs` and, past that, until the doctor's client has connected
  * to its own process of the same server, started at the same moment: once that one has answered,
- * start-up is over. A client that found a modern server leaves the probe its start-up allowance
- * (such a server must answer); any other outcome ends the wait.
+ * start-up is over. A client that found a modern server leaves the probe's process the budget
+ * the client had for its own (such a server must answer, and on a busy machine the second of
+ * two processes can start as slowly as the first), as does a client that could not connect; a
+ * legacy verdict ends the wait.
  */
 async function probeOnStdio(
   channel: RawChannel,
   message: JsonRpcRequest,
-  probeTimeoutMs: number,
+  bounds: { timeoutMs: number; startupMs: number; probeTimeoutMs: number },
   connecting: Promise<Connected>,
 ): Promise<RawExchange> {
+  const { probeTimeoutMs } = bounds;
   const sentAt = Date.now();
-  const answered = channel.send(message, { timeoutMs: probeTimeoutMs });
+  // The channel adds the start-up allowance to a process that has not spoken yet.
+  const answered = channel.send(message, {
+    timeoutMs: connectBudgetMs(bounds) - bounds.startupMs,
+  });
   const silent = connecting.then(async (connected): Promise<RawExchange> => {
-    if ('client' in connected && connected.client.era === 'modern') return answered;
+    // Modern: the process must answer. No connection: it had the same budget, so its own
+    // timeout (naming the start-up allowance) says it best.
+    if (!('client' in connected) || connected.client.era === 'modern') return answered;
     const left = sentAt + probeTimeoutMs - Date.now();
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left).unref());
     return { others: [], failure: `no answer within ${Date.now() - sentAt} ms` };
