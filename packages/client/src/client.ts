@@ -37,6 +37,13 @@ import { iteratePages } from './pagination';
 import { RequestPipeline } from './request-pipeline';
 import { instrumentSession } from './session/instrumented';
 import type { EraSession } from './session/types';
+import {
+  DEFAULT_MAX_TASK_WAIT_MS,
+  TASKS_DECLARED,
+  type ToolCallStart,
+  ToolCalls,
+} from './tasks/tool-calls';
+import type { ToolTask } from './tasks/tool-task';
 import type {
   CacheableRequestOptions,
   CallToolOptions,
@@ -79,6 +86,7 @@ export class McpClient {
   private readonly catalog = new ToolCatalog();
   private session: EraSession | undefined;
   private pipeline: RequestPipeline | undefined;
+  private calls: ToolCalls | undefined;
   private closeError: Error | undefined;
   private closedFlag = false;
   /** Aborted when the connection ends: input handlers still answering must stop then. */
@@ -128,6 +136,15 @@ export class McpClient {
       answerer: this.answerer,
       maxInputRounds: o.maxInputRounds ?? 8,
       ended: this.ended.signal,
+    });
+    const pipeline = this.pipeline;
+    this.calls = new ToolCalls({
+      send: (method, params, signal) =>
+        pipeline.plain(method, params, { signal, extensions: TASKS_DECLARED }),
+      answerer: this.answerer,
+      ended: this.ended.signal,
+      declareAlways: o.tasks === true,
+      maxTaskWaitMs: o.maxTaskWaitMs ?? DEFAULT_MAX_TASK_WAIT_MS,
     });
   }
 
@@ -289,9 +306,43 @@ export class McpClient {
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    let result: Record<string, unknown>;
+    const result = await this.toolCalls().settle(options, (o) => this.sendToolCall(params, o));
+    if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
+    const call = result as unknown as CallToolResult;
+    if (options.validateOutput !== false) this.catalog.assertOutput(name, call);
+    return call;
+  }
+
+  /**
+   * Calls a tool with the tasks extension declared (modern) and hands back the task the server
+   * made of it: its status, input rounds answered by the handlers, `result()`, `cancel()`. A
+   * server that answers at once (or a legacy one) gives `{ result }` instead.
+   */
+  async startToolTask(
+    name: string,
+    args?: Record<string, unknown>,
+    options: CallToolOptions = {},
+  ): Promise<ToolCallStart> {
+    const params = args === undefined ? { name } : { name, arguments: args };
+    const start = await this.toolCalls().start(options, (o) => this.sendToolCall(params, o));
+    if (start.result && options.validateOutput !== false) {
+      this.catalog.assertOutput(name, start.result);
+    }
+    return start;
+  }
+
+  /** A handle on a task started earlier (by this client or one before it), by its id. */
+  resumeToolTask(taskId: string, options: RequestOptions = {}): Promise<ToolTask> {
+    return this.toolCalls().resume(taskId, options);
+  }
+
+  /** One `tools/call`; a -32020 header mismatch refreshes the tool list and retries once. */
+  private async sendToolCall(
+    params: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<Record<string, unknown>> {
     try {
-      result = await this.run().withInput('tools/call', params, options);
+      return await this.run().withInput('tools/call', params, options);
     } catch (error) {
       if (!(error instanceof ProtocolError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The server's tool definitions changed under us: refresh the headers, retry once.
@@ -303,12 +354,8 @@ export class McpClient {
       })) {
         // Listing fills the catalog.
       }
-      result = await this.run().withInput('tools/call', params, options);
+      return this.run().withInput('tools/call', params, options);
     }
-    if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
-    const call = result as unknown as CallToolResult;
-    if (options.validateOutput !== false) this.catalog.assertOutput(name, call);
-    return call;
   }
 
   readResource(
@@ -410,6 +457,11 @@ export class McpClient {
       );
     }
     return this.session;
+  }
+
+  private toolCalls(): ToolCalls {
+    this.run();
+    return this.calls as ToolCalls;
   }
 
   private run(): RequestPipeline {

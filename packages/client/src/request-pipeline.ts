@@ -138,6 +138,7 @@ function sessionOptions(options: InputRequestOptions | RequestOptions): SessionR
   const out: SessionRequestOptions = {};
   if (o.signal) out.signal = o.signal;
   if (o.timeoutMs !== undefined) out.timeoutMs = o.timeoutMs;
+  if (o.extensions) out.extensions = o.extensions;
   if (o.trace) out.trace = o.trace;
   if (o.meta) out.meta = o.meta;
   if (o.onProgress) out.onProgress = o.onProgress;

@@ -192,6 +192,18 @@ export interface McpClientOptions {
   /** Trace context sent on every modern request unless a call gives its own. */
   trace?: TraceContext;
   /**
+   * Modern: declare the tasks extension (`io.modelcontextprotocol/tasks`) on every tool call, so
+   * the server may run any of them as a task; `callTool` polls it and resolves with its result.
+   * Default false: declared by `callTool(..., { task: true })`, `startToolTask`, and again for a
+   * tool that answered -32021 naming the extension.
+   */
+  tasks?: boolean;
+  /**
+   * The longest `callTool` waits for a task to end, polling included, in milliseconds; then it
+   * cancels the task and fails with `REQUEST_TIMEOUT`. Default 3600000 (one hour).
+   */
+  maxTaskWaitMs?: number;
+  /**
    * Follows every request the connected client sends (tracing, metrics): see
    * `ClientInstrumentation`; `openTelemetry()` of `@twofold/client/opentelemetry` makes one.
    */
@@ -210,6 +222,11 @@ export interface RequestOptions {
   trace?: TraceContext;
   /** Extra `_meta` entries for this request. */
   meta?: Record<string, unknown>;
+  /**
+   * Modern: extensions declared for this request only, beside `capabilities.extensions` (each
+   * request carries its own capabilities). Ignored in the legacy era.
+   */
+  extensions?: Record<string, Record<string, unknown>>;
 }
 
 /**
@@ -274,6 +291,11 @@ export interface InputRequestOptions extends CacheableRequestOptions {
 export interface CallToolOptions extends InputRequestOptions {
   /** Check `structuredContent` against the tool's `outputSchema` (`INVALID_RESULT`). Default true. */
   validateOutput?: boolean;
+  /**
+   * Modern: declare the tasks extension for this call, so the server may run it as a task;
+   * `callTool` still resolves with the final result. Default: `McpClientOptions.tasks`.
+   */
+  task?: boolean;
 }
 
 /**

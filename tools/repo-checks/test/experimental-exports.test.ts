@@ -34,6 +34,7 @@ describe('experimental export lists', () => {
       'InMemoryTokenStore',
       'McpClient',
       'OAuthProvider',
+      'ToolTask',
       'httpServer',
       'restoreVerdict',
       'storeVerdict',

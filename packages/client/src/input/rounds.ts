@@ -64,9 +64,13 @@ export async function runInputRounds(args: InputRoundsArgs): Promise<Record<stri
   return result;
 }
 
-async function answerAll(
+/**
+ * Answers every request of an `inputRequests` map in parallel; the keys whose answer failed are
+ * left out (and told to `onAnswerError`). Used by the rounds here and by tasks' `tasks/update`.
+ */
+export async function answerAll(
   requests: Record<string, unknown>,
-  args: InputRoundsArgs,
+  args: Pick<InputRoundsArgs, 'answerer' | 'era' | 'onAnswerError'>,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
   const entries = Object.entries(requests);
@@ -102,8 +106,8 @@ function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw abortedError(signal);
 }
 
-// Handlers may ignore the signal; the round must not wait for them once it is aborted.
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `work`, or `REQUEST_ABORTED` as soon as `signal` aborts: handlers may ignore the signal. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   throwIfAborted(signal);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortedError(signal));

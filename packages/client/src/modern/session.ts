@@ -4,6 +4,7 @@
  */
 import {
   buildRequestMeta,
+  type ClientCapabilities,
   type DiscoverResult,
   ErrorCode,
   getWire,
@@ -17,6 +18,7 @@ import {
   ProtocolError,
   parseResult,
   selectMutualVersion,
+  TASKS_EXTENSION_ID,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
@@ -66,11 +68,11 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions,
   ) => {
-    const { trace, meta, ...rpc } = options;
+    const { trace, meta, extensions, ...rpc } = options;
     const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
     const envelope = buildRequestMeta({
       protocolVersion: version,
-      clientCapabilities: hooks.capabilities,
+      clientCapabilities: withExtensions(hooks.capabilities, extensions),
       clientInfo: hooks.clientInfo,
       ...(hooks.logLevel ? { logLevel: hooks.logLevel } : {}),
       ...((trace ?? hooks.trace) ? { trace: trace ?? hooks.trace } : {}),
@@ -115,6 +117,8 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     options: SessionRequestOptions = {},
   ) => {
     const { result, version } = await sendVersioned(method, params, options);
+    // A task stands in for the result only where the request declared the extension.
+    if (result.resultType === 'task' && options.extensions?.[TASKS_EXTENSION_ID]) return result;
     return validate(version, method, result);
   };
 
@@ -146,6 +150,16 @@ export function createModernSession(init: ModernSessionInit): EraSession {
  * pass through). A missing `resultType` reads as `complete`; `input_required` passes where the
  * method allows it (the wire's result schema includes it), and is the caller's to run.
  */
+/** The client's capabilities with a request's own extensions added. */
+function withExtensions(
+  capabilities: ClientCapabilities,
+  extensions: Record<string, Record<string, unknown>> | undefined,
+): ClientCapabilities {
+  if (extensions === undefined) return capabilities;
+  const declared = isRecord(capabilities.extensions) ? capabilities.extensions : {};
+  return { ...capabilities, extensions: { ...declared, ...extensions } };
+}
+
 function validate(
   version: string,
   method: string,

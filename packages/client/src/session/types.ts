@@ -24,6 +24,8 @@ export interface SessionRequestOptions extends RpcRequestOptions {
   trace?: TraceContext | undefined;
   /** Extra `_meta` entries. */
   meta?: Record<string, unknown> | undefined;
+  /** Modern: extensions declared for this request only, beside the client's own. */
+  extensions?: Record<string, Record<string, unknown>> | undefined;
 }
 
 /**
