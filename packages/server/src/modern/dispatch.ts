@@ -23,6 +23,7 @@ import {
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
 import { toWireError } from '../core/error-mapping';
+import { callExtensionMethod } from '../core/extension-methods';
 import { instrumented } from '../core/instrumentation';
 import type { ModernIo } from '../core/modern-io';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
@@ -93,6 +94,11 @@ async function dispatch(
   }
   if (!(server.offeredVersions.modern as readonly string[]).includes(version)) {
     throw new UnsupportedProtocolVersionError(offeredVersionList(server), version);
+  }
+  const extension = server.extensionMethod?.(method);
+  if (extension !== undefined) {
+    const { result, cache } = await callExtensionMethod(extension, params, { modern: true });
+    return completeModernResult(server, result, cache);
   }
   if (isTaskMethod(method)) return serveTaskMethod(server, message, io);
   const spec = findMethod(version as ModernVersion, method);
