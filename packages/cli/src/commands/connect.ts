@@ -33,6 +33,11 @@ export interface Connection {
   /** Progress bar on stderr (a no-op unless it is a terminal). */
   progress: ProgressBar;
   timeoutMs: number;
+  /**
+   * The command answers Ctrl-C itself: the client is no longer closed at the interrupt, so the
+   * command can still say its last words (a task's `tasks/cancel`) before it ends and closes.
+   */
+  handleInterrupt(): void;
   /** Closes the client and saves what the run learned (verdict, cached results). */
   close(): Promise<void>;
 }
@@ -103,6 +108,7 @@ export async function connectCommand(
     resolved,
     progress,
     timeoutMs,
+    handleInterrupt: () => context.io.interrupt.removeEventListener('abort', onInterrupt),
     close: async () => {
       context.io.interrupt.removeEventListener('abort', onInterrupt);
       progress.clear();

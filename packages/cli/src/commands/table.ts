@@ -49,14 +49,45 @@ export const COMMANDS: readonly CommandSpec[] = [
         description:
           'the longest the call may run in all, though progress keeps resetting --timeout (default 600000)',
       },
+      task: {
+        type: 'boolean',
+        description:
+          'let the server run the call as a task: a live status line, Ctrl-C cancels the task',
+      },
     },
     examples: [
       `twofold tools call echo message=hello ${SERVER}`,
       `twofold tools call get-sum --args '{"a":1,"b":2}' ${SERVER}`,
+      `twofold tools call build --task --url http://127.0.0.1:3000/mcp`,
     ],
     details:
-      'Progress notifications drive a progress bar on a terminal and reset --timeout; --max-total-timeout still ends the call (exit 75). Input requests are answered on a terminal, or from --answers. Exit code 1 when the tool returns an error result.',
+      'Progress notifications drive a progress bar on a terminal and reset --timeout; --max-total-timeout still ends the call (exit 75). Input requests are answered on a terminal, or from --answers. Exit code 1 when the tool returns an error result. A tool that requires tasks runs as one with or without --task.',
     load: () => import('./tools'),
+  },
+  {
+    path: ['tasks', 'get'],
+    summary: 'a task the server runs (the tasks extension): its status and message',
+    args: '<taskId>',
+    target: true,
+    examples: ['twofold tasks get 7f3c --url http://127.0.0.1:3000/mcp --json'],
+    load: () => import('./tasks'),
+  },
+  {
+    path: ['tasks', 'wait'],
+    summary: "follow a task to its end and print the tool's result (Ctrl-C stops waiting)",
+    args: '<taskId>',
+    target: true,
+    examples: ['twofold tasks wait 7f3c --url http://127.0.0.1:3000/mcp'],
+    details: 'Exit code 1 when the result is an error result.',
+    load: () => import('./tasks'),
+  },
+  {
+    path: ['tasks', 'cancel'],
+    summary: 'ask the server to cancel a task',
+    args: '<taskId>',
+    target: true,
+    examples: ['twofold tasks cancel 7f3c --url http://127.0.0.1:3000/mcp'],
+    load: () => import('./tasks'),
   },
   {
     path: ['resources', 'list'],

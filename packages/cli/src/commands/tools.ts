@@ -1,13 +1,16 @@
-/** `twofold tools list` and `twofold tools call <name> [key=value …]`. */
+/** `twofold tools list` and `twofold tools call <name> [key=value …] [--task]`. */
+
+import type { Progress } from '@twofold/client/experimental';
 import { LocalError, LocalErrorCode, type Tool } from '@twofold/protocol/experimental';
 import { callArguments } from '../cli/arguments';
 import { declared } from '../cli/capabilities';
 import { type CommandContext, stringOption } from '../cli/command';
 import { CliError, EXIT, type ExitCode, usageError } from '../cli/exit-codes';
 import { json, table } from '../cli/output';
-import { firstLine, renderContent } from '../cli/render';
+import { firstLine } from '../cli/render';
 import { optionalMilliseconds } from '../cli/timeout';
 import { type Connection, withConnection } from './connect';
+import { followTask, printResult } from './tasks';
 
 export async function run(context: CommandContext): Promise<ExitCode> {
   return context.command.path[1] === 'list' ? list(context) : call(context);
@@ -66,27 +69,23 @@ async function call(context: CommandContext): Promise<ExitCode> {
     );
     const showProgress = !context.json;
     const maxTotalTimeoutMs = optionalMilliseconds(context, 'max-total-timeout');
-    const result = await connection.client
-      .callTool(name, args, {
-        timeoutMs: connection.timeoutMs,
-        resetTimeoutOnProgress: true,
-        ...(maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs }),
-        signal: context.io.interrupt,
-        ...(showProgress ? { onProgress: (p) => connection.progress.update(p) } : {}),
-      })
-      .catch((error: unknown) => {
-        throw totalTimeoutError(error) ?? error;
-      });
-    connection.progress.clear();
-    if (context.json) context.print(json(result));
-    else {
-      const text = renderContent(result.content, context.paint);
-      const structured = result.structuredContent;
-      if (text !== '') context.print(`${text}\n`);
-      else if (structured !== undefined) context.print(json(structured));
-      if (result.isError) context.note(context.paintErr.red(`the tool ${name} returned an error`));
+    const options = {
+      timeoutMs: connection.timeoutMs,
+      resetTimeoutOnProgress: true,
+      ...(maxTotalTimeoutMs === undefined ? {} : { maxTotalTimeoutMs }),
+      signal: context.io.interrupt,
+      ...(showProgress ? { onProgress: (p: Progress) => connection.progress.update(p) } : {}),
+    };
+    if (context.values.task === true) {
+      const start = await connection.client.startToolTask(name, args, options);
+      if (start.task) return followTask(context, connection, start.task, 'call');
+      return printResult(context, start.result, `the tool ${name}`);
     }
-    return result.isError ? EXIT.toolError : EXIT.ok;
+    const result = await connection.client.callTool(name, args, options).catch((error: unknown) => {
+      throw totalTimeoutError(error) ?? error;
+    });
+    connection.progress.clear();
+    return printResult(context, result, `the tool ${name}`);
   });
 }
 
