@@ -40,6 +40,7 @@ import type { EraSession } from './session/types';
 import {
   DEFAULT_MAX_TASK_WAIT_MS,
   TASKS_DECLARED,
+  type TaskHandleOptions,
   type ToolCallStart,
   ToolCalls,
 } from './tasks/tool-calls';
@@ -332,7 +333,7 @@ export class McpClient {
   }
 
   /** A handle on a task started earlier (by this client or one before it), by its id. */
-  resumeToolTask(taskId: string, options: RequestOptions = {}): Promise<ToolTask> {
+  resumeToolTask(taskId: string, options: TaskHandleOptions = {}): Promise<ToolTask> {
     return this.toolCalls().resume(taskId, options);
   }
 

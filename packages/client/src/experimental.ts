@@ -19,6 +19,6 @@ export type * from './instrumentation';
 export { SkillVerificationError, type SkillVerificationFailure } from './skills/errors';
 export { type LoadedSkill, type SkillFileContent, SkillsClient } from './skills/skills-client';
 export { type HttpServerOptions, httpServer } from './targets/http';
-export type { ToolCallStart } from './tasks/tool-calls';
+export type { TaskHandleOptions, ToolCallStart } from './tasks/tool-calls';
 export { type TaskWaitOptions, ToolTask } from './tasks/tool-task';
 export type * from './types';

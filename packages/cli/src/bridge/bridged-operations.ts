@@ -7,7 +7,8 @@
  *   answers (nothing is held in memory);
  * - a legacy upstream's own requests become `InputRequired` while its call stays pending in the
  *   `CallTable`, named by the state, until the retry brings the answers.
- * The served side (`@twofold/server`) turns `InputRequired` into its era's wire form.
+ * The served side (`@twofold/server`) turns `InputRequired` into its era's wire form. Tasks
+ * cross as tasks (bridged-task.ts).
  */
 import type { InputRequestOptions, McpClient } from '@twofold/client/experimental';
 import {
@@ -21,6 +22,7 @@ import {
   ProtocolError,
   type ReadResourceResult,
   type ServerCapabilities,
+  TASKS_EXTENSION_ID,
   type TraceContext,
 } from '@twofold/protocol/experimental';
 import {
@@ -31,8 +33,10 @@ import {
   OperationError,
   type Operations,
   type RequestContext,
+  type TaskSupport,
 } from '@twofold/server/experimental';
 import type { PendingCallState, UpstreamControls } from './bridged-call';
+import { runBridgedTask, upstreamOffersTasks, withUpstreamTasks } from './bridged-task';
 import type { CallTable } from './call-table';
 import type { ListKind, UpstreamCatalog } from './upstream-catalog';
 
@@ -66,7 +70,12 @@ export class BridgedOperations implements Operations {
   ) {}
 
   capabilities(): ServerCapabilities {
-    return this.catalog.capabilities;
+    return withUpstreamTasks(this.client, this.catalog.capabilities);
+  }
+
+  /** Every tool may run as a task when the upstream offers tasks: it decides per call. */
+  taskSupport(): TaskSupport | undefined {
+    return upstreamOffersTasks(this.client) ? 'optional' : undefined;
   }
 
   listTools(cursor: string | undefined) {
@@ -91,6 +100,10 @@ export class BridgedOperations implements Operations {
     args: Record<string, unknown> | undefined,
     context: RequestContext,
   ): Promise<CallToolResult | InputRequired> {
+    if (context.task) {
+      const forwarded = { ...this.traceOf(context), meta: this.capabilitiesMeta(context, true) };
+      return runBridgedTask(this.client, name, args, context, forwarded);
+    }
     const outcome = await this.bridge(context, (options) =>
       this.client.callTool(name, args, { ...options, inputMode: 'manual', validateOutput: false }),
     );
@@ -193,10 +206,15 @@ export class BridgedOperations implements Operations {
       ...this.traceOf(context),
       // A modern upstream judges each request's capabilities: they are the downstream
       // client's. A legacy upstream has the bridge's, fixed at initialize.
-      ...(this.client.era === 'modern'
-        ? { meta: { [META_KEYS.clientCapabilities]: inputCapabilities(context) } }
-        : {}),
+      ...(this.client.era === 'modern' ? { meta: this.capabilitiesMeta(context, false) } : {}),
     };
+  }
+
+  /** The downstream client's input capabilities, and the tasks extension for a task's call. */
+  private capabilitiesMeta(context: RequestContext, task: boolean): Record<string, unknown> {
+    const capabilities = inputCapabilities(context);
+    if (task) capabilities.extensions = { [TASKS_EXTENSION_ID]: {} };
+    return { [META_KEYS.clientCapabilities]: capabilities };
   }
 }
 
@@ -224,7 +242,7 @@ function cacheOf(result: Record<string, unknown>): CachePolicy {
   return typeof ttlMs === 'number' && ttlMs >= 0 && scoped ? { ttlMs, cacheScope } : NO_CACHE;
 }
 
-/** The only kinds of input the bridge can carry; extensions (tasks, …) stay on this hop. */
+/** The only kinds of input the bridge can carry; other extensions stay on this hop. */
 function inputCapabilities(context: RequestContext): Record<string, unknown> {
   const { elicitation, sampling, roots } = context.clientCapabilities;
   return {

@@ -48,6 +48,16 @@ export type ToolCallStart =
 
 type Sender = (options: CallToolOptions) => Promise<Record<string, unknown>>;
 
+/**
+ * Options of `resumeToolTask`: with `inputMode: 'manual'` the task's input requests are left to
+ * the holder (`ToolTask.answer`) instead of the client's handlers.
+ *
+ * @experimental
+ */
+export interface TaskHandleOptions extends RequestOptions {
+  inputMode?: 'auto' | 'manual';
+}
+
 /** `tools/call` under the tasks extension, for one client. */
 export class ToolCalls {
   constructor(private readonly parts: ToolCallParts) {}
@@ -60,7 +70,7 @@ export class ToolCalls {
   async settle(options: CallToolOptions, send: Sender): Promise<Record<string, unknown>> {
     const first = await this.sendDeclaring(options, send);
     if (first.resultType !== 'task') return first;
-    const task = await this.adopt(first);
+    const task = await this.adopt(first, options);
     try {
       const wait = { timeoutMs: this.parts.maxTaskWaitMs, ...signalOf(options) };
       return (await task.result(wait)) as unknown as Record<string, unknown>;
@@ -75,14 +85,14 @@ export class ToolCalls {
   async start(options: CallToolOptions, send: Sender): Promise<ToolCallStart> {
     const first = await send(declaring(options));
     if (first.resultType !== 'task') return { result: first as unknown as CallToolResult };
-    return { task: await this.adopt(first) };
+    return { task: await this.adopt(first, options) };
   }
 
   /** A handle on a task this client (or an earlier run of it) started. */
-  async resume(taskId: string, options: RequestOptions = {}): Promise<ToolTask> {
+  async resume(taskId: string, options: TaskHandleOptions = {}): Promise<ToolTask> {
     const signal = options.signal ?? this.parts.ended;
     const state = parseTask(await this.parts.send('tasks/get', { taskId }, signal));
-    return new ToolTask(this.handleParts(), state);
+    return new ToolTask(this.handleParts(options), state);
   }
 
   private async sendDeclaring(options: CallToolOptions, send: Sender) {
@@ -96,7 +106,10 @@ export class ToolCalls {
   }
 
   /** The handle of a `CreateTaskResult`; a state it does not carry in full is fetched. */
-  private async adopt(created: Record<string, unknown>): Promise<ToolTask> {
+  private async adopt(
+    created: Record<string, unknown>,
+    options: TaskHandleOptions,
+  ): Promise<ToolTask> {
     const parsed = tasksWire.CreateTaskResult.safeParse(created);
     if (!parsed.success) {
       throw new LocalError(
@@ -108,13 +121,13 @@ export class ToolCalls {
     // `working` and `cancelled` carry nothing more; other statuses come with their payload
     // only from `tasks/get`.
     const state = tasksWire.DetailedTask.safeParse(task);
-    if (state.success) return new ToolTask(this.handleParts(), state.data);
-    return this.resume(parsed.data.taskId);
+    if (state.success) return new ToolTask(this.handleParts(options), state.data);
+    return this.resume(parsed.data.taskId, options);
   }
 
-  private handleParts() {
+  private handleParts(options: TaskHandleOptions) {
     const { send, answerer, ended } = this.parts;
-    return { send, answerer, ended };
+    return { send, answerer, ended, manualInput: options.inputMode === 'manual' };
   }
 }
 

@@ -31,6 +31,8 @@ export interface ToolTaskParts {
   answerer: InputAnswerer;
   /** Aborted when the connection ends; the poller stops with its reason. */
   ended: AbortSignal;
+  /** Leave `input_required` to the holder (`answer()`), as `inputMode: 'manual'` asks. */
+  manualInput?: boolean;
 }
 
 /** Used when the server suggests no interval. */
@@ -66,6 +68,8 @@ export class ToolTask {
   private polling: Promise<DetailedTask> | undefined;
   private readonly watchers = new Set<() => void>();
   private readonly answered = new Set<string>();
+  /** Who waits (`updates()` loops, `result()` calls): polling stops when no one does. */
+  private readers = 0;
 
   constructor(
     private readonly parts: ToolTaskParts,
@@ -89,16 +93,20 @@ export class ToolTask {
    * stops nothing: the task goes on.
    */
   async *updates(): AsyncGenerator<DetailedTask> {
-    let seen: DetailedTask | undefined;
-    for (;;) {
-      if (this.current !== seen) {
-        seen = this.current;
-        yield seen;
-        if (isTerminalTaskStatus(seen.status)) return;
+    this.readers++;
+    try {
+      let seen: DetailedTask | undefined;
+      for (;;) {
+        if (this.current !== seen) {
+          seen = this.current;
+          yield seen;
+          if (isTerminalTaskStatus(seen.status)) return;
+        }
+        const changed = new Promise<void>((resolve) => this.watchers.add(resolve));
+        await Promise.race([changed, this.poll()]);
       }
-      const changed = new Promise<void>((resolve) => this.watchers.add(resolve));
-      const end = this.poll();
-      await Promise.race([changed, end]);
+    } finally {
+      this.readers--;
     }
   }
 
@@ -108,7 +116,13 @@ export class ToolTask {
    * `cancelled` one with `REQUEST_ABORTED`.
    */
   async result(options: TaskWaitOptions = {}): Promise<CallToolResult> {
-    const end = await bounded(this.poll(), options);
+    this.readers++;
+    let end = this.current;
+    try {
+      while (!isTerminalTaskStatus(end.status)) end = await bounded(this.poll(), options);
+    } finally {
+      this.readers--;
+    }
     if (end.status === 'completed') return end.result as unknown as CallToolResult;
     if (end.status === 'failed') throw ProtocolError.fromErrorObject(end.error);
     throw new LocalError(LocalErrorCode.RequestAborted, `task ${end.taskId} was cancelled`, {
@@ -124,6 +138,16 @@ export class ToolTask {
     await this.parts.send(TASKS_METHODS.cancel, { taskId: this.taskId }, this.parts.ended);
   }
 
+  /**
+   * Answers input requests of an `input_required` task (`tasks/update`), for a task started or
+   * resumed with `inputMode: 'manual'`. Keys not outstanding are ignored by the server.
+   */
+  async answer(inputResponses: Record<string, unknown>): Promise<void> {
+    for (const key of Object.keys(inputResponses)) this.answered.add(key);
+    const params = { taskId: this.taskId, inputResponses };
+    await this.parts.send(TASKS_METHODS.update, params, this.parts.ended);
+  }
+
   /** A state from elsewhere (`notifications/tasks`). */
   observe(state: DetailedTask): void {
     if (isTerminalTaskStatus(this.current.status)) return;
@@ -132,17 +156,23 @@ export class ToolTask {
     this.watchers.clear();
   }
 
-  /** The poller: one per handle, started by the first reader, ended at a terminal status. */
+  /**
+   * The poller: one per handle at a time, started by a reader, ended at a terminal status or
+   * when no one waits any more (the next reader starts it again).
+   */
   private poll(): Promise<DetailedTask> {
-    this.polling ??= this.pollUntilEnd();
+    this.polling ??= this.pollUntilEnd().finally(() => {
+      this.polling = undefined;
+    });
     return this.polling;
   }
 
   private async pollUntilEnd(): Promise<DetailedTask> {
     const signal = this.parts.ended;
-    while (!isTerminalTaskStatus(this.current.status)) {
-      if (this.current.status === 'input_required') await this.answerInput(signal);
-      else await sleep(this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, signal);
+    while (!isTerminalTaskStatus(this.current.status) && this.readers > 0) {
+      if (this.current.status === 'input_required' && !this.parts.manualInput) {
+        await this.answerInput(signal);
+      } else await sleep(this.current.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, signal);
       const got = await this.parts.send(TASKS_METHODS.get, { taskId: this.taskId }, signal);
       this.observe(parseTask(got));
     }
