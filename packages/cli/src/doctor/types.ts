@@ -25,6 +25,7 @@
  * | `notifications-unanswered` | a notification gets no JSON-RPC response (HTTP: 202, empty body) |
  * | `legacy-initialize` | legacy `initialize` version selection (unknown future version, each legacy version) |
  * | `skills-extension` | when declared, `skills/list` / `skills/get` answers and every listed skill file's digest, size and frontmatter (SEP-2640) |
+ * | `tasks-extension` | when declared, `tasks/get` of an unknown task → -32602 (-32021 without the extension declared); `tasks/result`, `tasks/list` → -32601 (SEP-2663) |
  *
  * Every report lists every id above, with `skip` (and the reason in `details`) when a check does
  * not apply to the server's era or transport.

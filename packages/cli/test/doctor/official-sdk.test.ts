@@ -61,6 +61,7 @@ describe('official SDK 2.4.0', () => {
       'header-mismatch',
       'origin-rejected',
       'skills-extension',
+      'tasks-extension',
     ]);
   });
 

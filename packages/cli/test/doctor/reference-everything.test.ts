@@ -35,6 +35,7 @@ it('reports server-everything as a legacy server, with its findings', {
     'origin-rejected',
     'unsupported-version',
     'skills-extension',
+    'tasks-extension',
   ]);
   for (const id of MODERN_ONLY) {
     expect(checkOf(report, id).details).toEqual([

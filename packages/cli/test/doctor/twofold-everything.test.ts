@@ -58,6 +58,10 @@ describe('twofold everything server', () => {
       expect(detailsOf(report, 'skills-extension')).toContain(
         '4 file(s) read back with the listed digest and size',
       );
+      expect(checkOf(report, 'tasks-extension').status).toBe('pass');
+      expect(detailsOf(report, 'tasks-extension')).toContain(
+        'tasks/get of an unknown task → -32602',
+      );
     } finally {
       await endpoint.close();
     }

@@ -9,6 +9,7 @@ import { notificationsUnanswered } from './notifications';
 import { unsupportedVersion } from './probes';
 import { cacheHints, resultType } from './results';
 import { skillsExtension } from './skills';
+import { tasksExtension } from './tasks';
 import { toolHeaderAnnotations, toolNames } from './tools';
 
 export type { CheckDefinition, CheckOutcome } from './define';
@@ -30,4 +31,5 @@ export const CHECKS: readonly CheckDefinition[] = [
   notificationsUnanswered,
   legacyInitialize,
   skillsExtension,
+  tasksExtension,
 ];

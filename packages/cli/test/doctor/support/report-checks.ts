@@ -19,6 +19,7 @@ export const CHECK_IDS = [
   'notifications-unanswered',
   'legacy-initialize',
   'skills-extension',
+  'tasks-extension',
 ];
 
 /** The check `id` of `report` (fails the test when it is missing). */
