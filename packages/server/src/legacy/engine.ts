@@ -36,11 +36,13 @@ import type { HttpMessageContext } from '@twofold/transports/experimental';
 import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
 import { toWireError } from '../core/error-mapping';
+import { callExtensionMethod } from '../core/extension-methods';
 import { instrumented } from '../core/instrumentation';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
 import { createReporter } from '../core/reporting';
 import { visibleHeaders } from '../core/request-headers';
 import { offeredVersionList, type ServedServer } from '../core/served-server';
+import { listenHubOf } from '../listen/hub';
 import { inputResponseReader } from '../mrtr/input-responses';
 import { withoutTasksExtension } from '../operations/task-capability';
 import type { Change } from '../operations/types';
@@ -202,6 +204,10 @@ export class LegacyEngine {
     if (method === 'ping') return {};
     if (method === 'initialize') return this.initialize(params);
     const session = this.negotiated ?? this.statelessSession(context);
+    const extension = this.server.extensionMethod?.(method);
+    if (extension !== undefined) {
+      return (await callExtensionMethod(extension, params, { modern: false })).result;
+    }
     const spec = findMethod(session.version, method);
     const known = spec?.kind === 'request' && spec.sender !== 'server';
     if (!known || !isServed(method, session.capabilities)) {
@@ -233,6 +239,7 @@ export class LegacyEngine {
     const headers = visibleHeaders(context?.headers);
     // Per POST over HTTP: a token refreshed mid-session is seen by the next request.
     const granted = (context as HttpMessageContext | undefined)?.auth as AuthInfo | undefined;
+    const closeSseStream = (context as HttpMessageContext | undefined)?.closeStream;
     const auth = granted ?? this.options.auth;
     const contextFor = ({ inputResponses, state, asked }: LegacyRetry): RequestContext => ({
       era: 'legacy',
@@ -245,6 +252,7 @@ export class LegacyEngine {
       trace: readTraceContext(meta),
       auth,
       headers,
+      ...(closeSseStream === undefined ? {} : { closeSseStream }),
       inputResponses,
       inputResponse: inputResponseReader(session.version, inputResponses, asked),
       state,
@@ -315,7 +323,8 @@ export class LegacyEngine {
         if (this.negotiated === undefined || this.initialized) return;
         this.initialized = true;
         if (this.options.stateless !== true) {
-          this.unsubscribeChanges = this.server.operations.onChange((change) =>
+          // The shared bus, when there is one: changes made on other replicas reach the session.
+          this.unsubscribeChanges = listenHubOf(this.server).onChange((change) =>
             this.announce(change),
           );
         }

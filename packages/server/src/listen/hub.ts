@@ -5,6 +5,7 @@
 import { ErrorCode, ProtocolError } from '@twofold/protocol/experimental';
 import type { ServedServer } from '../core/served-server';
 import type { ChangeBus } from '../core/shared-state';
+import type { Change } from '../operations/types';
 import { InMemoryChangeBus } from './change-bus';
 
 const DEFAULT_MAX_SUBSCRIPTIONS = 1_000;
@@ -48,6 +49,16 @@ export class ListenHub {
         this.unwire = undefined;
       }
     };
+  }
+
+  /**
+   * Hears every change a listener of this server should hear: the shared bus's when one is
+   * configured (this server's own changes travel through it too), else the registry's.
+   */
+  onChange(listener: (change: Change) => void): () => void {
+    return this.server.options.listen?.bus === undefined
+      ? this.server.operations.onChange(listener)
+      : this.bus.subscribe(listener);
   }
 
   /** Publishes the server's own changes on the bus. */
