@@ -9,9 +9,11 @@ import { serveStdio } from '@twofold/server/node';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { type AuthFlags, registerWhoamiTool, serveProtected } from './auth';
 import { createEverythingServer } from './server';
+import { openSharedState, requestStateKeyFromEnv } from './shared-state';
 
-const USAGE = `usage: everything-server --stdio
-       everything-server --http [--port N] [--host 127.0.0.1]
+const USAGE = `usage: everything-server --stdio [--redis URL]
+       everything-server --http [--port N] [--host 127.0.0.1] [--redis URL]
+                         [--allowed-host NAME]...
                          [--auth-jwks URL --auth-issuer URL [--auth-audience URL]
                           [--auth-scope SCOPE]...]
 `;
@@ -21,6 +23,13 @@ const HELP = `${USAGE}
   --http                serve Streamable HTTP (both eras); the URL is printed on stderr
   --port N              port to listen on (default 0: a free one)
   --host H              interface to listen on (default 127.0.0.1)
+  --allowed-host NAME   a Host header to accept (repeatable), such as the public name a proxy
+                        forwards; default: the loopback names of the bound port
+  --redis URL           keep what replicas share in Redis (change bus, used request states,
+                        legacy stream events) instead of this process's memory
+
+Environment: TWOFOLD_REQUEST_STATE_KEY, the request-state key in hex (at least 32 bytes);
+give every replica the same one. Unset: a random key of this process.
 
 Protected mode (HTTP only): the endpoint moves to /mcp and becomes an OAuth 2.1 resource
 server. Every request needs a bearer JWT from the issuer, signed with a key of its JWKS; the
@@ -47,6 +56,8 @@ const OPTIONS = {
   http: { type: 'boolean', default: false },
   port: { type: 'string', default: '0' },
   host: { type: 'string', default: '127.0.0.1' },
+  redis: { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true, default: [] as string[] },
   'auth-jwks': { type: 'string' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
@@ -72,14 +83,22 @@ const port = Number(values.port);
 if (values.stdio === values.http || !Number.isInteger(port) || port < 0 || port > 65535) fail();
 
 const auth = authFlags();
-const server = createEverythingServer();
+const shared = await openSharedState(values.redis, requestStateKey());
+const server = createEverythingServer(shared.options);
 if (values.stdio) {
   await serveStdio(server);
   process.stderr.write('everything-server: serving on stdio\n');
 } else {
   let endpoint: ServedEndpoint;
   if (auth === undefined) {
-    endpoint = await serve(createServerHttpHandler(server), { host: values.host, port });
+    // Resumable legacy streams (priming events, `retry:`, Last-Event-ID), as SEP-1699 tests them.
+    const legacy = { eventStore: shared.eventStore, retryIntervalMs: 500 };
+    const allowedHosts = values['allowed-host'].length > 0 ? values['allowed-host'] : undefined;
+    endpoint = await serve(createServerHttpHandler(server, { legacy }), {
+      host: values.host,
+      port,
+      allowedHosts,
+    });
     process.stderr.write(`everything-server: listening on ${endpoint.url.href}\n`);
   } else {
     registerWhoamiTool(server, auth.scopes);
@@ -89,10 +108,22 @@ if (values.stdio) {
     process.stderr.write(`everything-server: listening on ${served.url.href}\n`);
   }
   const stop = () => {
-    void endpoint.close().then(() => process.exit(0));
+    void endpoint
+      .close()
+      .then(() => shared.close())
+      .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The key of `TWOFOLD_REQUEST_STATE_KEY`; a malformed one is a usage error. */
+function requestStateKey(): Uint8Array | undefined {
+  try {
+    return requestStateKeyFromEnv(process.env);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 }
 
 /** The `--auth-*` flags, checked; `undefined` when protected mode is off. */

@@ -2,7 +2,7 @@
  * The everything server: one `McpServer` with every tool, resource and prompt the MCP
  * conformance suite expects, plus the plain demo tools `echo` and `add`.
  */
-import { McpServer } from '@twofold/server/experimental';
+import { McpServer, type McpServerOptions } from '@twofold/server/experimental';
 import { registerPrompts } from './prompts';
 import { registerResources } from './resources';
 import { registerSkills } from './skills';
@@ -14,10 +14,15 @@ import { registerHeaderParamTool } from './tools/header-param';
 import { registerInputRequiredTools } from './tools/input-required';
 import { registerJsonSchemaTool } from './tools/json-schema';
 import { registerNotificationTools } from './tools/notifications';
+import { registerSsePollingTool } from './tools/sse-polling';
 import { registerTaskTools } from './tools/tasks';
 
-export function createEverythingServer(): McpServer {
+/** `shared`: the request-state key and the stores replicas share (see ./shared-state). */
+export function createEverythingServer(
+  shared: Pick<McpServerOptions, 'requestState' | 'listen' | 'tasks'> = {},
+): McpServer {
   const server = new McpServer({
+    ...shared,
     name: 'twofold-everything-server',
     version: '0.0.0',
     title: 'twofold everything server',
@@ -27,6 +32,7 @@ export function createEverythingServer(): McpServer {
   });
   registerContentTools(server);
   registerNotificationTools(server);
+  registerSsePollingTool(server);
   registerClientRequestTools(server);
   registerInputRequiredTools(server);
   registerDiagnosticTools(server);
