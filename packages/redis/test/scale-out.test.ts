@@ -84,6 +84,19 @@ describe.skipIf(!redisAvailable)('replicas sharing Redis', () => {
     await resumed.drop();
   });
 
+  it('a legacy session on A hears a tool registered on B', async () => {
+    const [a, b] = await replicas('test:legacy-bus');
+    const sessionId = await legacyHandshake(a.endpoint.url);
+    const stream = await legacyStream(a.endpoint.url, sessionId);
+    await stream.untilEventId();
+    b.server.registerTool({ name: 'added-on-b', handler: () => 'x' });
+    expect((await stream.next())?.message).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tools/list_changed',
+    });
+    await stream.drop();
+  });
+
   it('a listen on A goes on hearing B after Redis restarts', async () => {
     const channel = 'test:restart';
     const [a, b] = await replicas(channel);

@@ -81,9 +81,9 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
 
   it('a task created through one server is polled and cancelled through another', async () => {
     const store = () => ({ store: new RedisTaskStore(redis.client(), { keyPrefix: 'e2e:' }) });
-    const started = { open: () => undefined as void };
-    const startedOnA = new Promise<void>((resolve) => {
-      started.open = resolve;
+    let startedOnA: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      startedOnA = resolve;
     });
     const replica = async (name: string) => {
       const server = new McpServer({
@@ -96,7 +96,7 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
         taskSupport: 'required',
         handler: (_args, { signal }) =>
           new Promise<string>((resolve) => {
-            started.open();
+            startedOnA();
             signal.addEventListener('abort', () => resolve('stopped'));
           }),
       });
@@ -111,7 +111,7 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
     const [a, b] = [await replica('a'), await replica('b')];
     const { task } = await a.startToolTask('endless');
     if (!task) throw new Error('no task was made');
-    await startedOnA;
+    await started;
     const seenOnB = await b.resumeToolTask(task.taskId);
     expect(seenOnB.state.status).toBe('working');
     await seenOnB.cancel();

@@ -34,6 +34,8 @@ describe('experimental export lists', () => {
       'InMemoryTokenStore',
       'McpClient',
       'OAuthProvider',
+      'SkillVerificationError',
+      'SkillsClient',
       'ToolTask',
       'httpServer',
       'restoreVerdict',
@@ -44,6 +46,7 @@ describe('experimental export lists', () => {
   it('@twofold/protocol/experimental', async () => {
     expect(await exportNames('@twofold/protocol')).toEqual([
       'CACHEABLE_METHODS',
+      'DIRECTORY_MIME_TYPE',
       'ErrorCode',
       'HeaderMismatchError',
       'INPUT_REQUIRED_METHODS',
@@ -64,13 +67,20 @@ describe('experimental export lists', () => {
       'MissingRequiredClientCapabilityError',
       'ProtocolError',
       'ResultType',
+      'SKILLS_EXTENSION_ID',
+      'SKILLS_METHODS',
+      'SKILL_LIMITS',
+      'SKILL_MANIFEST',
+      'SKILL_URI_SCHEME',
       'SUPPORTED_VERSIONS',
       'TASKS_EXTENSION_ID',
       'TASKS_METHODS',
       'TERMINAL_TASK_STATUSES',
       'UnsupportedProtocolVersionError',
+      'base64ToBytes',
       'buildRequestHeaders',
       'buildRequestMeta',
+      'bytesToBase64',
       'checkRequestHeaders',
       'classifyHttpProbe',
       'classifyInbound',
@@ -101,12 +111,14 @@ describe('experimental export lists', () => {
       'isModernVersion',
       'isRecord',
       'isRequestId',
+      'isSkillName',
       'isSupportedVersion',
       'isTerminalTaskStatus',
       'mcpNameFor',
       'parseMessage',
       'parseParams',
       'parseResult',
+      'parseSkillFrontmatter',
       'parseTraceparent',
       'protocolVersionOf',
       'readCacheHints',
@@ -115,8 +127,13 @@ describe('experimental export lists', () => {
       'resultErrorType',
       'resultTypeOf',
       'routeHttpPost',
+      'sameFrontmatter',
       'selectLegacyVersion',
       'selectMutualVersion',
+      'skillDigest',
+      'skillFileBytes',
+      'skillNameOf',
+      'skillsWire',
       'subscriptionIdOf',
       'tasksWire',
       'withServerInfo',
@@ -166,6 +183,14 @@ describe('experimental export lists', () => {
       'storedVerdictSchema',
       'toolFilterSchema',
       'withConfigServers',
+    ]);
+  });
+
+  it('@twofold/redis/experimental', async () => {
+    expect(await exportNames('@twofold/redis')).toEqual([
+      'RedisChangeBus',
+      'RedisEventStore',
+      'RedisReplayGuard',
     ]);
   });
 

@@ -1,0 +1,103 @@
+/**
+ * nginx in front of test replicas, configured by deploy/nginx/mcp.conf (the file docs/deploy.md
+ * shows) with only its upstream and listen ports replaced. Runs in a temporary prefix of its own,
+ * never as the system service.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../../config/test-support/redis-server.ts';
+
+/** The deployment's nginx configuration, as docs/deploy.md includes it. */
+export const MCP_CONF_PATH = fileURLToPath(
+  new URL('../../../../deploy/nginx/mcp.conf', import.meta.url),
+);
+
+/** The ports the file names for its three replicas and for itself. */
+const FILE_UPSTREAM_PORTS = [3001, 3002, 3003];
+const FILE_LISTEN = 'listen 127.0.0.1:8080;';
+
+/** mcp.conf with the replicas on `upstreamPorts` and nginx on `listenPort`. */
+export function mcpConf(upstreamPorts: readonly number[], listenPort: number): string {
+  let conf = readFileSync(MCP_CONF_PATH, 'utf8');
+  if (!conf.includes(FILE_LISTEN)) throw new Error(`mcp.conf lost its "${FILE_LISTEN}"`);
+  conf = conf.replace(FILE_LISTEN, `listen 127.0.0.1:${listenPort};`);
+  FILE_UPSTREAM_PORTS.forEach((filePort, i) => {
+    conf = conf.replaceAll(`127.0.0.1:${filePort}`, `127.0.0.1:${upstreamPorts[i]}`);
+  });
+  return conf;
+}
+
+/** A running nginx: its URL and the upstream of each request it proxied (its access log). */
+export interface TestNginx {
+  readonly url: URL;
+  upstreams(): string[];
+  stop(): Promise<void>;
+}
+
+/** Starts nginx with mcp.conf in front of `upstreamPorts`, on a free loopback port. */
+export async function startNginx(upstreamPorts: readonly number[]): Promise<TestNginx> {
+  const prefix = mkdtempSync(join(tmpdir(), 'twofold-nginx-'));
+  const port = await freePort();
+  writeFileSync(join(prefix, 'mcp.conf'), mcpConf(upstreamPorts, port));
+  const accessLog = join(prefix, 'access.log');
+  // As root, workers would run as nobody, who cannot write into the private prefix.
+  const user = process.getuid?.() === 0 ? 'user root;' : '';
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']
+    .map((name) => `${name}_temp_path ${join(prefix, name)};`)
+    .join('\n  ');
+  writeFileSync(
+    join(prefix, 'nginx.conf'),
+    `${user}
+worker_processes 1;
+pid ${join(prefix, 'nginx.pid')};
+error_log ${join(prefix, 'error.log')} warn;
+events { worker_connections 256; }
+http {
+  log_format upstream '$upstream_addr';
+  access_log ${accessLog} upstream;
+  ${temp}
+  include ${join(prefix, 'mcp.conf')};
+}
+`,
+  );
+  const child: ChildProcess = spawn(
+    'nginx',
+    ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const url = new URL(`http://127.0.0.1:${port}/mcp`);
+  // Ready once it answers (any status); bounded, and an early exit fails at once.
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
+    const answered = await fetch(url, { method: 'OPTIONS' }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (attempt > 200) throw new Error(`nginx did not start: ${stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return {
+    url,
+    upstreams: () =>
+      readFileSync(accessLog, 'utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGQUIT');
+        await exited;
+      }
+      rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
