@@ -1,7 +1,8 @@
 /**
  * Process-leak checks shared by the packages' tests (test-only; imported by relative path):
  * stdio targets that remember the transports, hence the processes, they open; whether a process
- * or process group still exists; what of a test's servers outlived it; a child's whole output.
+ * or process group still exists; what of a test's servers outlived it; a child's whole output;
+ * gates a test opens.
  */
 import { type ChildProcessByStdio, execFileSync } from 'node:child_process';
 import type { Readable } from 'node:stream';
@@ -155,4 +156,13 @@ export function childExit(
     child.once('error', reject);
     child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/** A promise the test opens when it chooses: a handler waits on `wait` until `open()`. */
+export function gate(): { wait: Promise<void>; open: () => void } {
+  let open = () => {};
+  const wait = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait, open };
 }

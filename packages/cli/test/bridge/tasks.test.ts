@@ -17,19 +17,11 @@ import {
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { StdioServerTransport, serve } from '@twofold/transports/node';
 import { describe, expect, it } from 'vitest';
+import { gate } from '../../../../config/test-support/processes.ts';
 import { startHttpBridge, startStdioBridge } from '../../src/bridge/index';
 import { BRIDGE_TIMEOUT, closeAfterTest, textOf, useBridgeEnv } from './support/bridge-env';
 
 useBridgeEnv();
-
-/** A promise the test releases. */
-function gate() {
-  let open: () => void = () => undefined;
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
-}
 
 /** The upstream: a build that reports its steps, a loop cancelled only by its task, a question. */
 function taskServer() {

@@ -8,16 +8,8 @@ import { httpServer } from '@twofold/client/node';
 import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { gate } from '../../../../config/test-support/processes.ts';
 import { jsonOf, twofold, twofoldInBackground } from './support';
-
-/** A promise the test releases. */
-function gate() {
-  let open: () => void = () => undefined;
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
-}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

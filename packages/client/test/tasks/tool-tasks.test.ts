@@ -12,6 +12,7 @@ import {
 } from '@twofold/protocol/experimental';
 import { InputRequired, McpServer } from '@twofold/server/experimental';
 import { describe, expect, it } from 'vitest';
+import { gate } from '../../../../config/test-support/processes.ts';
 import { ToolTask } from '../../src/tasks/tool-task';
 import {
   connectClient,
@@ -21,15 +22,6 @@ import {
 } from '../support/client-harness';
 
 useClientCleanups();
-
-/** A promise released by the test. */
-function gate() {
-  let open: () => void = () => undefined;
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
-}
 
 function createServer() {
   // Polling as fast as the server allows keeps the tests short; nothing here waits on time.

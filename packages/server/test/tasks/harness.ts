@@ -14,6 +14,8 @@ import type { McpServer } from '../../src/server';
 import { modernParams } from '../support/peer';
 import { resultOf } from '../support/responses';
 
+export { gate } from '../../../../config/test-support/processes.ts';
+
 /** Client capabilities declaring the extension and form elicitation. */
 export const WITH_TASKS = { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION_ID]: {} } };
 
@@ -57,13 +59,4 @@ export async function untilStatus(
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`task ${String(taskId)} never reached ${statuses.join(' or ')}`);
-}
-
-/** A promise the test settles: a handler awaits `wait`, the test calls `open`. */
-export function gate(): { wait: Promise<void>; open: () => void } {
-  let open = () => {};
-  const wait = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  return { wait, open };
 }
