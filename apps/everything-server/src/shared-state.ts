@@ -2,15 +2,8 @@
  * Where the everything server keeps what its replicas share: in this process by default, in
  * Redis with `--redis <url>`; and the request-state key, from `TWOFOLD_REQUEST_STATE_KEY`.
  */
-import {
-  RedisChangeBus,
-  RedisEventStore,
-  RedisReplayGuard,
-  RedisTaskStore,
-} from '@twofold/redis/experimental';
 import type { McpServerOptions } from '@twofold/server/experimental';
 import { type EventStore, InMemoryEventStore } from '@twofold/transports/experimental';
-import { Redis } from 'ioredis';
 
 /** The stores and key of one process, and how to let go of them. */
 export interface SharedState {
@@ -43,6 +36,12 @@ export async function openSharedState(
       close: async () => undefined,
     };
   }
+  // Loaded only with --redis: a server in memory never needs the Redis packages (or their build).
+  const [{ Redis }, stores] = await Promise.all([
+    import('ioredis'),
+    import('@twofold/redis/experimental'),
+  ]);
+  const { RedisChangeBus, RedisEventStore, RedisReplayGuard, RedisTaskStore } = stores;
   const redis = new Redis(redisUrl, { lazyConnect: true });
   await redis.connect();
   const bus = await RedisChangeBus.connect(redis);
