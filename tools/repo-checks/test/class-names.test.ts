@@ -50,6 +50,8 @@ const errorSamples: Record<string, (Class: ErrorClass) => Error> = {
   MissingRequiredClientCapabilityError: (E) => new E({ elicitation: {} }),
   OperationError: (E) => new E('not-found', 'Unknown tool: search'),
   ProtocolError: (E) => new E(-32600, 'Invalid request'),
+  SkillVerificationError: (E) =>
+    new E('digest', 'skill://pdf/SKILL.md', 'skill://pdf/SKILL.md: the digest differs'),
   TaskStoreFullError: (E) => new E(1000),
   ToolInputRequiredError: (E) =>
     new E('book', {}, { resultType: 'input_required', inputRequests: {}, state: null }),

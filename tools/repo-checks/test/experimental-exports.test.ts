@@ -191,6 +191,7 @@ describe('experimental export lists', () => {
       'RedisChangeBus',
       'RedisEventStore',
       'RedisReplayGuard',
+      'RedisTaskStore',
     ]);
   });
 
