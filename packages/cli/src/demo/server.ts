@@ -23,6 +23,9 @@ export function createDemoServer(): McpServer {
     instructions: 'A demo server: try add, countdown, greet and grow.',
     // Lists may be reused for a minute: the demo shows cache hints at work.
     cache: { ttlMs: 60_000, cacheScope: 'public' },
+    // One process for one run, never replicated: a key of its own, chosen on purpose (the
+    // server warns about a key left random only by omission).
+    requestState: { key: crypto.getRandomValues(new Uint8Array(32)) },
   });
   server.registerTool({
     name: 'add',
