@@ -22,9 +22,14 @@ export class ProgressBar {
       ratio === undefined ? '?'.repeat(WIDTH) : '█'.repeat(filled) + '░'.repeat(WIDTH - filled);
     const amount = ratio === undefined ? `${progress.progress}` : `${Math.round(ratio * 100)}%`;
     const message = progress.message ? ` ${progress.message}` : '';
-    const line = `${bar} ${amount}${message}`;
+    this.line(`${bar} ${amount}${message}`);
+  }
+
+  /** Draws `text` as the one line in place (cut to the terminal's width); nothing elsewhere. */
+  line(text: string): void {
+    if (this.stream.isTTY !== true) return;
     const columns = this.stream.columns ?? 80;
-    this.stream.write(`\r\u001b[2K${[...line].slice(0, columns - 1).join('')}`);
+    this.stream.write(`\r\u001b[2K${[...text].slice(0, columns - 1).join('')}`);
     this.#shown = true;
   }
 

@@ -43,13 +43,13 @@ export async function followTask(
   task: ToolTask,
   mode: 'call' | 'wait',
 ): Promise<ExitCode> {
-  const status = statusLine(context);
-  status.show(`task ${task.taskId} started`);
+  const status = statusLine(context, connection);
+  status(`task ${task.taskId} started`);
   const interrupt = context.io.interrupt;
   // Ctrl-C must still reach the server as the task's cancellation.
   if (mode === 'call') connection.handleInterrupt();
   const following = (async () => {
-    for await (const state of task.updates()) status.show(describeState(state));
+    for await (const state of task.updates()) status(describeState(state));
   })();
   const stop = new Promise<void>((resolve) => {
     if (interrupt.aborted) resolve();
@@ -59,7 +59,6 @@ export async function followTask(
     following.then(() => 'ended' as const),
     stop.then(() => 'stopped' as const),
   ]);
-  status.clear();
   connection.progress.clear();
   if (ended === 'stopped') {
     if (mode === 'call') {
@@ -93,24 +92,18 @@ function describeState(state: DetailedTask): string {
   return `${state.taskId} ${state.status}${state.statusMessage ? `: ${state.statusMessage}` : ''}`;
 }
 
-/** One line redrawn in place on a terminal; elsewhere (and never with --json) a line per change. */
-function statusLine(context: CommandContext) {
-  const stderr = context.io.stderr;
-  const terminal = stderr.isTTY === true;
+/**
+ * Shows each new status: the progress line redrawn in place on a terminal, else a line per
+ * change on stderr; nothing with --json.
+ */
+function statusLine(context: CommandContext, connection: Connection): (text: string) => void {
+  const terminal = context.io.stderr.isTTY === true;
   let last = '';
-  return {
-    show(text: string): void {
-      if (text === last || context.json) return;
-      last = text;
-      if (!terminal) {
-        context.note(context.paintErr.dim(text));
-        return;
-      }
-      const columns = stderr.columns ?? 80;
-      stderr.write(`\r\u001b[2K${context.paintErr.dim([...text].slice(0, columns - 1).join(''))}`);
-    },
-    clear(): void {
-      if (terminal && last !== '') stderr.write('\r\u001b[2K');
-    },
+  return (text) => {
+    if (text === last || context.json) return;
+    last = text;
+    // Unpainted on the terminal line: cutting it to the width must not cut an escape code.
+    if (terminal) connection.progress.line(text);
+    else context.note(context.paintErr.dim(text));
   };
 }
