@@ -10,7 +10,7 @@ import {
   runEverything,
   SHARED_KEY_HEX,
   startEverything,
-} from './support/everything';
+} from '../../../config/test-support/everything-server.ts';
 import { redisAvailable, useRedis } from './support/redis';
 
 const clientInfo = { name: 'everything-replicas-test', version: '1.0.0' };

@@ -5,10 +5,14 @@
 import { McpClient } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type EverythingProcess,
+  SHARED_KEY_HEX,
+  startEverything,
+} from '../../../config/test-support/everything-server.ts';
+import { startNginx, type TestNginx } from '../../../config/test-support/nginx.ts';
 import { freePort, haveBinary } from '../../../config/test-support/redis-server.ts';
-import { type EverythingProcess, SHARED_KEY_HEX, startEverything } from './support/everything';
 import { legacyHandshake, legacyPost, legacyStream } from './support/legacy-http';
-import { startNginx, type TestNginx } from './support/nginx';
 import { redisAvailable, useRedis } from './support/redis';
 
 const nginxAvailable = haveBinary('nginx', 'the nginx deployment tests');

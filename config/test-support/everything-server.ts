@@ -2,11 +2,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { tsxLoader } from '../../../../config/test-support/servers.ts';
+import { tsxLoader } from './servers.ts';
 
-const MAIN = fileURLToPath(
-  new URL('../../../../apps/everything-server/src/main.ts', import.meta.url),
-);
+const MAIN = fileURLToPath(new URL('../../apps/everything-server/src/main.ts', import.meta.url));
 
 /** A request-state key in hex, shared by the replicas of a test (tests only). */
 export const SHARED_KEY_HEX = 'ab'.repeat(32);

@@ -9,12 +9,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../../../config/test-support/redis-server.ts';
+import { freePort } from './redis-server.ts';
 
 /** The deployment's nginx configuration, as docs/deploy.md includes it. */
-export const MCP_CONF_PATH = fileURLToPath(
-  new URL('../../../../deploy/nginx/mcp.conf', import.meta.url),
-);
+export const MCP_CONF_PATH = fileURLToPath(new URL('../../deploy/nginx/mcp.conf', import.meta.url));
 
 /** The ports the file names for its three replicas and for itself. */
 const FILE_UPSTREAM_PORTS = [3001, 3002, 3003];
