@@ -13,7 +13,7 @@ import { openSharedState, requestStateKeyFromEnv } from './shared-state';
 
 const USAGE = `usage: everything-server --stdio [--redis URL]
        everything-server --http [--port N] [--host 127.0.0.1] [--redis URL]
-                         [--allowed-host NAME]...
+                         [--allowed-host NAME]... [--session-id-header NAME]
                          [--auth-jwks URL --auth-issuer URL [--auth-audience URL]
                           [--auth-scope SCOPE]...]
 `;
@@ -25,6 +25,9 @@ const HELP = `${USAGE}
   --host H              interface to listen on (default 127.0.0.1)
   --allowed-host NAME   a Host header to accept (repeatable), such as the public name a proxy
                         forwards; default: the loopback names of the bound port
+  --session-id-header NAME
+                        adopt a new legacy session's id from this header of its initialize,
+                        as a proxy routing sessions by a hash of their id sets it
   --redis URL           keep what replicas share in Redis (change bus, used request states,
                         legacy stream events) instead of this process's memory
 
@@ -58,6 +61,7 @@ const OPTIONS = {
   host: { type: 'string', default: '127.0.0.1' },
   redis: { type: 'string' },
   'allowed-host': { type: 'string', multiple: true, default: [] as string[] },
+  'session-id-header': { type: 'string' },
   'auth-jwks': { type: 'string' },
   'auth-issuer': { type: 'string' },
   'auth-audience': { type: 'string' },
@@ -92,7 +96,12 @@ if (values.stdio) {
   let endpoint: ServedEndpoint;
   if (auth === undefined) {
     // Resumable legacy streams (priming events, `retry:`, Last-Event-ID), as SEP-1699 tests them.
-    const legacy = { eventStore: shared.eventStore, retryIntervalMs: 500 };
+    const sessionIdHeader = values['session-id-header'];
+    const legacy = {
+      eventStore: shared.eventStore,
+      retryIntervalMs: 500,
+      ...(sessionIdHeader === undefined ? {} : { sessionIdHeader }),
+    };
     const allowedHosts = values['allowed-host'].length > 0 ? values['allowed-host'] : undefined;
     endpoint = await serve(createServerHttpHandler(server, { legacy }), {
       host: values.host,

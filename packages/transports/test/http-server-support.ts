@@ -178,12 +178,18 @@ export class LegacyClient {
 
   post(
     message: JsonRpcMessage,
-    options: { sessionId?: string; version?: string; signal?: AbortSignal } = {},
+    options: {
+      sessionId?: string;
+      version?: string;
+      signal?: AbortSignal;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<Response> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': options.version ?? '2025-06-18',
+      ...options.headers,
     };
     if (options.sessionId !== undefined) headers['mcp-session-id'] = options.sessionId;
     const body = JSON.stringify(message);

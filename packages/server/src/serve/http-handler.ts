@@ -37,10 +37,10 @@ export interface ServerHttpHandlerOptions
   extends Omit<HttpServerCoreOptions, 'modern' | 'legacy' | 'headerParams' | 'access'> {
   /**
    * Legacy clients: sessions by default (`Mcp-Session-Id`, GET stream, DELETE), with these
-   * settings (`stateless`, `eventStore`, `idleTimeoutMs`, `maxQueuedMessages`, `maxSessions`:
-   * at most 1000 sessions by default, a new `initialize` evicting the longest-idle one, 503 when
-   * every session is busy); `false` makes the endpoint modern-only. Ignored when the server
-   * offers no legacy version.
+   * settings (`stateless`, `eventStore`, `sessionIdHeader`, `idleTimeoutMs`,
+   * `maxQueuedMessages`, `maxSessions`: at most 1000 sessions by default, a new `initialize`
+   * evicting the longest-idle one, 503 when every session is busy); `false` makes the endpoint
+   * modern-only. Ignored when the server offers no legacy version.
    */
   legacy?: Omit<LegacyHooks, 'onSession'> | false;
   /** How long a legacy server-to-client request waits for its answer (default 60 s). */

@@ -104,6 +104,15 @@ export interface LegacyHooks {
   onSession(session: LegacySession): void | Promise<void>;
   /** Serve legacy clients without sessions: every POST gets a one-shot session. */
   stateless?: boolean;
+  /**
+   * A request header of `initialize` whose value becomes the new session's id, for a trusted
+   * proxy that routes sessions by a hash of their id: it invents the id (nginx: `$request_id`)
+   * before any replica has seen the session, routes the `initialize` by it, and every later
+   * request by the `Mcp-Session-Id` that repeats it. A missing value, one that is not 16 to 128
+   * visible ASCII characters, or one naming an open session gets a random id instead. Only
+   * behind such a proxy: a client reaching the endpoint directly could choose its session's id.
+   */
+  sessionIdHeader?: string;
   /** Enables resumability of GET and POST streams. */
   eventStore?: EventStore;
   /**

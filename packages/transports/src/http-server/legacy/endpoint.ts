@@ -24,6 +24,8 @@ const DEFAULT_MAX_QUEUED_MESSAGES = 100;
 const DEFAULT_MAX_SESSIONS = 1000;
 /** What a client refused for a full table of busy sessions is told to wait, in seconds. */
 const FULL_RETRY_AFTER_SECONDS = 5;
+/** A session id a proxy may choose: long enough to be unguessable, visible ASCII only. */
+const PROPOSED_ID_RE = /^[\x21-\x7e]{16,128}$/;
 
 /** What the legacy endpoint needs from the core's settings. */
 export interface LegacyEndpointSettings {
@@ -78,10 +80,20 @@ export class LegacyEndpoint {
         { id, headers: { 'Retry-After': String(FULL_RETRY_AFTER_SECONDS) } },
       );
     }
-    const sessionId = this.hasSessions ? crypto.randomUUID() : undefined;
+    const sessionId = this.hasSessions ? this.newSessionId(request) : undefined;
     const session = await this.openSession(sessionId, grant.owner);
     if (session instanceof Response) return session;
     return session.handlePost(request, decoded, { closeOnError: true, auth: grant.auth });
+  }
+
+  /** The proxy's id for the session (`sessionIdHeader`) when usable, else a random one. */
+  private newSessionId(request: Request): string {
+    const header = this.hooks.sessionIdHeader;
+    const proposed = header === undefined ? null : request.headers.get(header);
+    if (proposed !== null && PROPOSED_ID_RE.test(proposed) && !this.sessions.has(proposed)) {
+      return proposed;
+    }
+    return crypto.randomUUID();
   }
 
   /** Any other legacy POST: routed to its session (a one-shot one when stateless). */
