@@ -5,6 +5,7 @@
 import type { ResultCache } from './cache/result-cache';
 import type { ToolCatalog } from './catalog/tool-catalog';
 import type { InputAnswerer } from './input/answerer';
+import { isRepeatable } from './modern/retry';
 import type { SessionHooks } from './session/types';
 import type { McpClientOptions } from './types';
 import { messageOf } from './util';
@@ -46,6 +47,8 @@ export function clientHooks(parts: ClientParts): SessionHooks {
       o.onNotification?.(method, params);
     },
     onWarning: (warning) => o.onWarning?.(warning),
+    retry: o.retry,
+    isRepeatable: (method, params) => isRepeatable(method, params, (name) => catalog.get(name)),
     onClose: (error) => parts.onEnd(error),
   };
 }

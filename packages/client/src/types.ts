@@ -20,6 +20,7 @@ import type {
 } from '@twofold/protocol/experimental';
 import type { CacheStore } from './cache/store';
 import type { ClientInstrumentation } from './instrumentation';
+import type { RetryPolicy } from './modern/retry';
 
 /**
  * The era a client speaks with a server. `auto` detects it (DIGEST §4.2).
@@ -138,7 +139,13 @@ export interface InputHandlers {
  * @experimental
  */
 export interface ClientWarning {
-  code: 'invalid-tool-header-annotations' | 'invalid-result' | 'unexpected-message' | 'listen';
+  code:
+    | 'invalid-tool-header-annotations'
+    | 'invalid-result'
+    | 'unexpected-message'
+    | 'listen'
+    /** Legacy HTTP: the server forgot the session (404) and a new one was started. */
+    | 'session-renewed';
   message: string;
   details?: Record<string, unknown>;
 }
@@ -176,6 +183,15 @@ export interface McpClientOptions {
    */
   maxTotalTimeoutMs?: number;
   handlers?: InputHandlers;
+  /**
+   * Modern: how a request whose HTTP exchange failed is sent again (any replica behind a load
+   * balancer may answer it). A request that never arrived (connection refused, HTTP 503) is
+   * always retried; after a 502, a 504 or a broken exchange only one that may run twice:
+   * reads, lists, `tasks/get`/`tasks/cancel`, and calls of tools annotated `readOnlyHint` or
+   * `idempotentHint` (as last listed). Default: 2 retries, 100 ms then 200 ms apart; `false`:
+   * none. Legacy sessions are never retried this way.
+   */
+  retry?: RetryPolicy | false;
   /** Rounds of modern `input_required` answered before giving up (`TOO_MANY_ROUNDS`). Default 8. */
   maxInputRounds?: number;
   /** Modern: the log level sent with every request; legacy: set with `logging/setLevel`. */

@@ -34,7 +34,7 @@ interface OpenListen {
 /** A resource subscription shared by the listens that need it. */
 interface SharedSubscription {
   users: number;
-  /** Whether `resources/subscribe` succeeded. */
+  /** Whether the latest `resources/subscribe` succeeded. */
   ready: Promise<boolean>;
 }
 
@@ -125,7 +125,18 @@ export class LegacyListens {
       shared.users += 1;
       return shared.ready;
     }
-    const ready = this.enqueue(uri, () =>
+    const ready = this.subscribe(uri);
+    this.subscriptions.set(uri, { users: 1, ready });
+    return ready;
+  }
+
+  /** A renewed session knows none of the old one's subscriptions: each is made again. */
+  renewSubscriptions(): void {
+    for (const [uri, shared] of this.subscriptions) shared.ready = this.subscribe(uri);
+  }
+
+  private subscribe(uri: string): Promise<boolean> {
+    return this.enqueue(uri, () =>
       this.connection.request('resources/subscribe', { uri }, this.requestOptions()).then(
         () => true,
         (error: unknown) => {
@@ -134,8 +145,6 @@ export class LegacyListens {
         },
       ),
     );
-    this.subscriptions.set(uri, { users: 1, ready });
-    return ready;
   }
 
   private async release(entry: OpenListen): Promise<void> {

@@ -131,9 +131,14 @@ class LegacySession implements EraSession {
   private readonly hooks: SessionHooks;
   private readonly wire: Wire;
   private readonly listens: LegacyListens;
+  private readonly init: LegacySessionInit;
+  /** The session id the handshake got (HTTP with sessions): such a session can be renewed. */
+  private renewable = false;
+  private renewing: Promise<void> | undefined;
   private closing = false;
 
   constructor(init: LegacySessionInit, outcome: HandshakeOutcome) {
+    this.init = init;
     this.connection = init.connection;
     this.hooks = init.hooks;
     this.wire = getWire(outcome.protocolVersion);
@@ -164,6 +169,7 @@ class LegacySession implements EraSession {
     await this.connection.notify('notifications/initialized');
     const openEventStream = init.http?.openEventStream?.bind(init.http);
     if (openEventStream !== undefined) this.openEventStream(openEventStream);
+    this.renewable = this.sessionId !== undefined;
     const level = this.hooks.logLevel;
     if (level !== undefined && this.facts.capabilities.logging !== undefined) {
       await this.connection
@@ -218,11 +224,26 @@ class LegacySession implements EraSession {
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const result = await this.connection.request(
-      method,
-      withMeta(params, options, this.hooks),
-      rpcOptions(options, this.hooks),
-    );
+    const send = () =>
+      this.connection.request(
+        method,
+        withMeta(params, options, this.hooks),
+        rpcOptions(options, this.hooks),
+      );
+    // Wait for a renewal under way, or start one for a session the transport found gone (404)
+    // on another exchange, its GET stream say: sent now, the request would carry no session.
+    if (this.renewable && (this.renewing || this.sessionId === undefined)) await this.renew();
+    const sentWith = this.sessionId;
+    let result: Record<string, unknown>;
+    try {
+      result = await send();
+    } catch (error) {
+      // 404: the server never ran the request, so it goes again in a new session (one that
+      // another request may have started already).
+      if (!this.renewable || !isSessionExpired(error)) throw error;
+      if (this.sessionId === undefined || this.sessionId === sentWith) await this.renew();
+      result = await send();
+    }
     if (!this.wire.methods.get(method)?.result) return result;
     const parsed = parseResult(this.wire, method, result);
     if (!parsed.ok) throw parsed.error;
@@ -231,6 +252,30 @@ class LegacySession implements EraSession {
 
   listen(filter: ListenFilter, options?: ListenOptions): ChangeStream {
     return this.listens.listen(filter, options);
+  }
+
+  /**
+   * A new session after the server forgot this one (a restarted or replaced replica), as the
+   * legacy revisions require: `initialize` in the negotiated version, the GET stream, the log
+   * level and the resource subscriptions again. Concurrent callers share one renewal.
+   */
+  private renew(): Promise<void> {
+    this.renewing ??= this.reinitialize().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  private async reinitialize(): Promise<void> {
+    const version = this.verdict.protocolVersion;
+    await initialize(this.connection, this.hooks, { version, pinned: true, keepOpen: true });
+    await this.finishHandshake(this.init);
+    this.listens.renewSubscriptions();
+    this.hooks.onWarning({
+      code: 'session-renewed',
+      message: 'The server no longer knew the session (HTTP 404); a new session was started',
+      details: { sessionId: this.sessionId },
+    });
   }
 
   async ping(options: SessionRequestOptions = {}): Promise<void> {
@@ -281,6 +326,10 @@ class EarlyRouting {
       notification.params as Record<string, unknown> | undefined,
     );
   }
+}
+
+function isSessionExpired(error: unknown): boolean {
+  return error instanceof LocalError && error.code === LocalErrorCode.SessionExpired;
 }
 
 function methodNotFound(method: string): ProtocolError {

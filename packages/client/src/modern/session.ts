@@ -25,6 +25,7 @@ import type { RpcConnection } from '../rpc/connection';
 import type { EraSession, ModernSend, SessionHooks, SessionRequestOptions } from '../session/types';
 import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
 import { openModernListen } from './listen';
+import { withRetries } from './retry';
 
 /**
  * What a modern session is built from: a started connection and the server's discover result.
@@ -116,7 +117,10 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions = {},
   ) => {
-    const { result, version } = await sendVersioned(method, params, options);
+    const repeatable = hooks.isRepeatable?.(method, params) ?? false;
+    const { result, version } = await withRetries(hooks.retry, repeatable, options.signal, () =>
+      sendVersioned(method, params, options),
+    );
     // A task stands in for the result only where the request declared the extension.
     if (result.resultType === 'task' && options.extensions?.[TASKS_EXTENSION_ID]) return result;
     return validate(version, method, result);

@@ -8,6 +8,7 @@ import type {
   LoggingLevel,
   TraceContext,
 } from '@twofold/protocol/experimental';
+import type { RetryPolicy } from '../modern/retry';
 import type { RpcRequestOptions } from '../rpc/types';
 import type {
   ChangeStream,
@@ -60,6 +61,10 @@ export interface SessionHooks {
   /** Every notification from the server, listen streams included, for caching and callbacks. */
   onNotification(method: string, params: Record<string, unknown> | undefined): void;
   onWarning(warning: ClientWarning): void;
+  /** Modern: how requests are retried after a failed exchange (`McpClientOptions.retry`). */
+  retry?: RetryPolicy | false | undefined;
+  /** Modern: whether a request may run twice harmlessly (retried after any exchange failure). */
+  isRepeatable?(method: string, params: Record<string, unknown> | undefined): boolean;
   /** The connection ended (`error` says why when it was not `close()`). */
   onClose(error: Error | undefined): void;
 }

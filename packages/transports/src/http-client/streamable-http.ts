@@ -151,9 +151,11 @@ export class StreamableHttpClientTransport implements Transport {
       new RequestScope({ what, method, id }, this.requestTimeoutMs, options.signal),
     );
     let streaming = false;
+    let sentSession: string | undefined;
     try {
       const headers = { ...this.messageHeaders(message), ...this.sessionHeaders() };
-      const sessionBound = this.session !== undefined;
+      sentSession = this.session;
+      const sessionBound = sentSession !== undefined;
       const response = await this.channel.request(
         this.url,
         { method: 'POST', headers: { ...POST_HEADERS, ...headers }, body },
@@ -174,7 +176,10 @@ export class StreamableHttpClientTransport implements Transport {
       }
     } catch (error) {
       const failure = scope.explain(error);
-      if (failure.code === LocalErrorCode.SessionExpired) this.forgetSession();
+      // A late 404 of a session already replaced by a new `initialize` leaves the new one be.
+      if (failure.code === LocalErrorCode.SessionExpired && this.session === sentSession) {
+        this.forgetSession();
+      }
       throw failure;
     } finally {
       if (!streaming) this.channel.leave(scope);
