@@ -45,15 +45,16 @@ export async function openSharedState(
   const redis = new Redis(redisUrl, { lazyConnect: true });
   await redis.connect();
   const bus = await RedisChangeBus.connect(redis);
+  const taskStore = new RedisTaskStore(redis);
   return {
     options: {
       requestState: { ...requestState, replayGuard: new RedisReplayGuard(redis) },
       listen: { bus },
-      tasks: { store: new RedisTaskStore(redis) },
+      tasks: { store: taskStore },
     },
     eventStore: new RedisEventStore(redis),
     close: async () => {
-      await bus.close();
+      await Promise.all([bus.close(), taskStore.close()]);
       await redis.quit();
     },
   };

@@ -5,7 +5,7 @@
  */
 import type { Change, ChangeBus } from '@twofold/server/experimental';
 import type { Redis } from 'ioredis';
-import { asError, type RedisErrorHandler, warnProcess } from './reporting';
+import { asError, type RedisErrorHandler, reportOutages, warnProcess } from './reporting';
 
 const DEFAULT_CHANNEL = 'twofold:changes';
 const DEFAULT_MAX_QUEUED_CHANGES = 1_000;
@@ -96,8 +96,8 @@ export class RedisChangeBus implements ChangeBus {
     const publisher = client.duplicate({ enableOfflineQueue: false, lazyConnect: true });
     const subscriber = client.duplicate({ autoResubscribe: true, lazyConnect: true });
     const bus = new RedisChangeBus(publisher, subscriber, options);
-    bus.watch(publisher, 'publisher');
-    bus.watch(subscriber, 'subscriber');
+    reportOutages(publisher, 'Redis change bus publisher', bus.report);
+    reportOutages(subscriber, 'Redis change bus subscriber', bus.report);
     publisher.on('ready', () => bus.flush());
     subscriber.on('message', (channel: string, message: string) => {
       if (channel === bus.channel) bus.receive(message);
@@ -215,18 +215,5 @@ export class RedisChangeBus implements ChangeBus {
       return;
     }
     this.deliver(envelope.change);
-  }
-
-  /** Reports the first error of each outage of `connection` (ioredis emits one per retry). */
-  private watch(connection: Redis, role: string): void {
-    let reported = false;
-    connection.on('ready', () => {
-      reported = false;
-    });
-    connection.on('error', (error: Error) => {
-      if (reported) return;
-      reported = true;
-      this.report(new Error(`Redis change bus ${role}: ${error.message}`));
-    });
   }
 }

@@ -1,4 +1,5 @@
 /** How the Redis stores report failures they handle themselves (they never throw them). */
+import type { Redis } from 'ioredis';
 
 /**
  * Receives failures a store handled on its own: a lost connection, a change that could not be
@@ -16,4 +17,17 @@ export const warnProcess: RedisErrorHandler = (error) => {
 /** `value` as an Error, for handlers that only take errors. */
 export function asError(value: unknown): Error {
   return value instanceof Error ? value : new Error(String(value));
+}
+
+/** Reports the first error of each outage of `connection` (ioredis emits one per retry). */
+export function reportOutages(connection: Redis, label: string, report: RedisErrorHandler): void {
+  let reported = false;
+  connection.on('ready', () => {
+    reported = false;
+  });
+  connection.on('error', (error: Error) => {
+    if (reported) return;
+    reported = true;
+    report(new Error(`${label}: ${error.message}`));
+  });
 }

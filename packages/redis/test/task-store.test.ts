@@ -9,7 +9,7 @@ import { McpServer, type TaskRecord, TaskStoreFullError } from '@twofold/server/
 import { serveHttp } from '@twofold/server/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisTaskStore } from '../src/task-store';
-import { redisAvailable, useRedis } from './support/redis';
+import { redisAvailable, untilSubscribers, useRedis } from './support/redis';
 
 const CREATED = '2026-12-02T10:00:00.000Z';
 
@@ -79,11 +79,39 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
     await store.create(record('t6', { createdAt: new Date(now).toISOString() }));
   });
 
+  it('hears the updates other stores make, never its own', async () => {
+    const options = { keyPrefix: 'watch:', now: clock };
+    const [a, b] = [redis.client(), redis.client()].map((c) => new RedisTaskStore(c, options));
+    closers.push(() => Promise.all([a?.close(), b?.close()]));
+    if (!a || !b) throw new Error('two stores expected');
+    const heardOnA: TaskRecord[] = [];
+    const heard = new Promise<TaskRecord>((resolve) => {
+      a.watch((update) => {
+        heardOnA.push(update);
+        resolve(update);
+      });
+    });
+    await untilSubscribers(redis.client(), 'watch:updates', 1);
+    await a.create(record('w1'));
+    await a.update(record('w1', { statusMessage: 'by a' }));
+    await b.update(record('w1', { statusMessage: 'by b' }));
+    expect((await heard).statusMessage).toBe('by b');
+    expect(heardOnA.map((update) => update.statusMessage)).toEqual(['by b']);
+  });
+
   it('a task created through one server is polled and cancelled through another', async () => {
-    const store = () => ({ store: new RedisTaskStore(redis.client(), { keyPrefix: 'e2e:' }) });
+    const store = () => {
+      const shared = new RedisTaskStore(redis.client(), { keyPrefix: 'e2e:' });
+      closers.push(() => shared.close());
+      return { store: shared };
+    };
     let startedOnA: () => void = () => undefined;
     const started = new Promise<void>((resolve) => {
       startedOnA = resolve;
+    });
+    let stoppedOnA: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      stoppedOnA = resolve;
     });
     const replica = async (name: string) => {
       const server = new McpServer({
@@ -97,7 +125,10 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
         handler: (_args, { signal }) =>
           new Promise<string>((resolve) => {
             startedOnA();
-            signal.addEventListener('abort', () => resolve('stopped'));
+            signal.addEventListener('abort', () => {
+              stoppedOnA();
+              resolve('stopped');
+            });
           }),
       });
       const endpoint = await serveHttp(server, { port: 0 });
@@ -114,7 +145,10 @@ describe.skipIf(!redisAvailable)('RedisTaskStore', () => {
     await started;
     const seenOnB = await b.resumeToolTask(task.taskId);
     expect(seenOnB.state.status).toBe('working');
+    await untilSubscribers(redis.client(), 'e2e:updates', 2);
     await seenOnB.cancel();
+    // The handler runs on A: B's cancellation reaches it through the update channel.
+    await stopped;
     expect((await a.resumeToolTask(task.taskId)).state.status).toBe('cancelled');
   });
 });

@@ -90,6 +90,12 @@ export interface TaskStore {
    * so a cancellation is never overwritten by a late result. Resolves whether it was written.
    */
   update(record: TaskRecord): Promise<boolean>;
+  /**
+   * For a store that replicas share: hears every task state other processes write through it
+   * (`update`), so that a cancellation reaches the handler wherever it runs and
+   * `notifications/tasks` reach listens on every replica. Returns the unsubscribe function.
+   */
+  watch?(listener: (record: TaskRecord) => void): () => void;
 }
 
 /**

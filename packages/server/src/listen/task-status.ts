@@ -1,7 +1,7 @@
 /**
  * `notifications/tasks` on a `subscriptions/listen` that names `taskIds` (the tasks
- * extension): every state this process writes of those tasks, as `tasks/get` would show it,
- * to the caller that created them only. Another process's writes are not heard here.
+ * extension): every state of those tasks, as `tasks/get` would show it, to the caller that
+ * created them only. Another process's writes are heard when the task store watches them.
  */
 import {
   type ClientCapabilities,

@@ -54,6 +54,7 @@ export class TaskService {
     this.store = options.store ?? new InMemoryTaskStore();
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.store.watch?.((record) => this.heard(record));
   }
 
   /**
@@ -90,8 +91,9 @@ export class TaskService {
   }
 
   /**
-   * Hears every state this process writes of any task (for `notifications/tasks`); returns
-   * the unsubscribe function.
+   * Hears every state this process writes of any task (for `notifications/tasks`), and those
+   * other replicas write when the store is shared and watchable; returns the unsubscribe
+   * function.
    */
   onStatus(listener: (record: TaskRecord) => void): () => void {
     this.listeners.add(listener);
@@ -235,8 +237,20 @@ export class TaskService {
   /** Updates the stored task and tells the listeners; whether it was written. */
   private async write(record: TaskRecord): Promise<boolean> {
     const written = await this.store.update(record);
-    if (written) for (const listener of this.listeners) listener(record);
+    if (written) this.tell(record);
     return written;
+  }
+
+  /** Another replica wrote a state: a cancelled task stops here too if it runs here. */
+  private heard(record: TaskRecord): void {
+    if (record.status === 'cancelled') {
+      this.running.get(record.taskId)?.abort(new Error('The task was cancelled'));
+    }
+    this.tell(record);
+  }
+
+  private tell(record: TaskRecord): void {
+    for (const listener of this.listeners) listener(record);
   }
 
   /** What the handler of a task sees: no progress or logs (tasks carry neither), `task`. */
