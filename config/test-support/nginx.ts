@@ -18,13 +18,23 @@ export const MCP_CONF_PATH = fileURLToPath(new URL('../../deploy/nginx/mcp.conf'
 const FILE_UPSTREAM_PORTS = [3001, 3002, 3003];
 const FILE_LISTEN = 'listen 127.0.0.1:8080;';
 
-/** mcp.conf with the replicas on `upstreamPorts` and nginx on `listenPort`. */
+/**
+ * mcp.conf with the replicas on `upstreamPorts` (one to three) and nginx on `listenPort`; with
+ * fewer than three, the `server` lines of the replicas left over are dropped.
+ */
 export function mcpConf(upstreamPorts: readonly number[], listenPort: number): string {
+  if (upstreamPorts.length < 1 || upstreamPorts.length > FILE_UPSTREAM_PORTS.length) {
+    throw new Error(`mcp.conf names 1 to 3 replicas, not ${upstreamPorts.length}`);
+  }
   let conf = readFileSync(MCP_CONF_PATH, 'utf8');
   if (!conf.includes(FILE_LISTEN)) throw new Error(`mcp.conf lost its "${FILE_LISTEN}"`);
   conf = conf.replace(FILE_LISTEN, `listen 127.0.0.1:${listenPort};`);
   FILE_UPSTREAM_PORTS.forEach((filePort, i) => {
-    conf = conf.replaceAll(`127.0.0.1:${filePort}`, `127.0.0.1:${upstreamPorts[i]}`);
+    const port = upstreamPorts[i];
+    conf =
+      port === undefined
+        ? conf.replace(new RegExp(`^.*127\\.0\\.0\\.1:${filePort}\\b.*\n`, 'gm'), '')
+        : conf.replaceAll(`127.0.0.1:${filePort}`, `127.0.0.1:${port}`);
   });
   return conf;
 }
@@ -36,7 +46,7 @@ export interface TestNginx {
   stop(): Promise<void>;
 }
 
-/** Starts nginx with mcp.conf in front of `upstreamPorts`, on a free loopback port. */
+/** Starts nginx with mcp.conf in front of `upstreamPorts` (one to three), on a free loopback port. */
 export async function startNginx(upstreamPorts: readonly number[]): Promise<TestNginx> {
   const prefix = mkdtempSync(join(tmpdir(), 'twofold-nginx-'));
   const port = await freePort();
