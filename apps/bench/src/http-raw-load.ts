@@ -112,13 +112,22 @@ export class RawLoad {
     }
   }
 
-  /** `concurrency` workers post for `durationMs`, each waiting for its answer. */
-  async turn(concurrency: number, durationMs: number): Promise<RawTurn> {
+  /**
+   * `concurrency` workers post for `durationMs`, or until `maxRequests` are sent if that comes
+   * first, each waiting for its answer.
+   */
+  async turn(
+    concurrency: number,
+    durationMs: number,
+    maxRequests = Number.POSITIVE_INFINITY,
+  ): Promise<RawTurn> {
     const pool = this.pool(concurrency);
     const latencies: number[] = [];
     const deadline = performance.now() + durationMs;
+    let started = 0;
     const worker = async () => {
-      while (performance.now() < deadline) {
+      while (performance.now() < deadline && started < maxRequests) {
+        started++;
         const sent = performance.now();
         await this.post(pool);
         latencies.push(performance.now() - sent);
