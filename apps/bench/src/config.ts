@@ -43,6 +43,20 @@ export interface BenchConfig {
    * in flight (stdio) it keeps busy (`--soak-seconds`, `--soak-clients` override).
    */
   soak: { durationMs: number; clients: number };
+  /** The scale-out rows (`--only scale`; `--scale-concurrency` overrides the concurrency). */
+  scale: ScaleConfig;
+}
+
+/** How much the scale-out rows measure: per configuration, per repetition. */
+export interface ScaleConfig {
+  /** Recorded repetitions (configurations alternate within each). */
+  repetitions: number;
+  /** Unrecorded repetitions first (JIT of the replicas and nginx's upstream connections). */
+  warmup: number;
+  /** `tools/call` requests per configuration and repetition. */
+  requests: number;
+  /** Requests kept in flight. */
+  concurrency: number;
 }
 
 const KiB = 1024;
@@ -75,6 +89,7 @@ export function benchConfig(quick: boolean): BenchConfig {
         cli: { rounds: 3 },
         fuzz: { frames: 500 },
         soak: { durationMs: 15_000, clients: 64 },
+        scale: { repetitions: 3, warmup: 1, requests: 1500, concurrency: 16 },
       }
     : {
         quick,
@@ -98,5 +113,6 @@ export function benchConfig(quick: boolean): BenchConfig {
         cli: { rounds: 7 },
         fuzz: { frames: 3000 },
         soak: { durationMs: 120_000, clients: 64 },
+        scale: { repetitions: 7, warmup: 1, requests: 4000, concurrency: 16 },
       };
 }

@@ -5,6 +5,8 @@
  * Installs nothing at run time. `--only stdio,http` runs some sections (for development).
  * `--only fuzz` and `--only soak` (never part of a plain run) check robustness instead, take
  * `--seed`, `--frames`, `--soak-seconds` and `--soak-clients`, and exit 1 on what they find.
+ * `--only scale` (never part of a plain run either: it needs nginx and redis-server) measures the
+ * everything server scaled out behind nginx; `--scale-concurrency` sets its requests in flight.
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +23,7 @@ import { runImportTime } from './import-time';
 import { type RunReport, renderReport, runMeta, withoutLocalPaths, writeReport } from './output';
 import { runProtocolMicro } from './protocol-micro';
 import { type Section, withRatios } from './report';
+import { runScaleBench, SCALE_TITLE } from './scale';
 import { runServerBench } from './server-bench';
 import { runSoak } from './soak/soak';
 import { runColdStart } from './stdio-cold-start';
@@ -53,6 +56,7 @@ const seed = numberFlag('--seed') ?? freshSeed();
 const frames = numberFlag('--frames') ?? config.fuzz.frames;
 const soakMs = (numberFlag('--soak-seconds') ?? config.soak.durationMs / 1000) * 1000;
 const soakClients = numberFlag('--soak-clients') ?? config.soak.clients;
+const scaleConcurrency = numberFlag('--scale-concurrency') ?? config.scale.concurrency;
 /** What the robustness parts found: any of it fails the run. */
 const findings: string[] = [];
 const started = performance.now();
@@ -175,6 +179,14 @@ await part(
       title: `Soak: ${soakClients} concurrent clients against one server`,
       markdown: withFindings(markdown, failures),
     });
+  },
+  true,
+);
+await part(
+  'scale',
+  async () => {
+    const { markdown } = await runScaleBench({ ...config.scale, concurrency: scaleConcurrency });
+    report.components.push({ id: 'scale', title: SCALE_TITLE, markdown });
   },
   true,
 );
