@@ -16,7 +16,6 @@ export type { CacheEntry, CacheStore } from './cache/store';
 export { McpClient } from './client';
 export { restoreVerdict, type StoredEraVerdict, storeVerdict } from './era/stored-verdict';
 export type * from './instrumentation';
-export type { RetryPolicy } from './modern/retry';
 export { SkillVerificationError, type SkillVerificationFailure } from './skills/errors';
 export { type LoadedSkill, type SkillFileContent, SkillsClient } from './skills/skills-client';
 export { type HttpServerOptions, httpServer } from './targets/http';

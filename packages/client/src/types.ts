@@ -20,7 +20,6 @@ import type {
 } from '@twofold/protocol/experimental';
 import type { CacheStore } from './cache/store';
 import type { ClientInstrumentation } from './instrumentation';
-import type { RetryPolicy } from './modern/retry';
 
 /**
  * The era a client speaks with a server. `auto` detects it (DIGEST §4.2).
@@ -148,6 +147,18 @@ export interface ClientWarning {
     | 'session-renewed';
   message: string;
   details?: Record<string, unknown>;
+}
+
+/**
+ * How a modern request is retried after a failed exchange (`McpClientOptions.retry`).
+ *
+ * @experimental
+ */
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 2); `0` never retries. */
+  attempts?: number;
+  /** The wait before the first retry, doubled before each next one (default 100 ms). */
+  delayMs?: number;
 }
 
 /**

@@ -5,18 +5,7 @@
  * (connection refused, 503) is always sent again.
  */
 import { LocalError, LocalErrorCode, type Tool } from '@twofold/protocol/experimental';
-
-/**
- * How a modern request is retried after a failed exchange.
- *
- * @experimental
- */
-export interface RetryPolicy {
-  /** Retries after the first attempt (default 2); `0` never retries. */
-  attempts?: number;
-  /** The wait before the first retry, doubled before each next one (default 100 ms). */
-  delayMs?: number;
-}
+import type { RetryPolicy } from '../types';
 
 const DEFAULT_ATTEMPTS = 2;
 const DEFAULT_DELAY_MS = 100;

@@ -8,7 +8,6 @@ import type {
   LoggingLevel,
   TraceContext,
 } from '@twofold/protocol/experimental';
-import type { RetryPolicy } from '../modern/retry';
 import type { RpcRequestOptions } from '../rpc/types';
 import type {
   ChangeStream,
@@ -17,6 +16,7 @@ import type {
   InputContext,
   ListenFilter,
   ListenOptions,
+  RetryPolicy,
   ServerFacts,
 } from '../types';
 
