@@ -27,6 +27,8 @@ export interface EverythingOptions {
   port?: number;
   /** `--allowed-host` values (the Host a proxy forwards). */
   allowedHosts?: string[];
+  /** `--session-id-header`: the header a proxy names a new legacy session's id in. */
+  sessionIdHeader?: string;
 }
 
 /** Starts `everything-server --http` and resolves with its URL once it listens. */
@@ -35,6 +37,9 @@ export async function startEverything(options: EverythingOptions = {}): Promise<
   args.push(String(options.port ?? 0));
   if (options.redisUrl !== undefined) args.push('--redis', options.redisUrl);
   for (const host of options.allowedHosts ?? []) args.push('--allowed-host', host);
+  if (options.sessionIdHeader !== undefined) {
+    args.push('--session-id-header', options.sessionIdHeader);
+  }
   const env = { ...process.env };
   delete env.TWOFOLD_REQUEST_STATE_KEY;
   if (options.keyHex !== undefined) env.TWOFOLD_REQUEST_STATE_KEY = options.keyHex;

@@ -102,7 +102,7 @@ http {
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = once(child, 'exit');
-        child.kill('SIGQUIT');
+        child.kill('SIGTERM');
         await exited;
       }
       rmSync(prefix, { recursive: true, force: true });

@@ -2,65 +2,23 @@
  * Three everything-server replicas sharing Redis behind nginx, configured by
  * deploy/nginx/mcp.conf: modern requests spread over the replicas, legacy sessions keep theirs.
  */
-import { McpClient } from '@twofold/client/experimental';
-import { httpServer } from '@twofold/client/node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type EverythingProcess,
-  SHARED_KEY_HEX,
-  startEverything,
-} from '../../../config/test-support/everything-server.ts';
-import { startNginx, type TestNginx } from '../../../config/test-support/nginx.ts';
-import { freePort, haveBinary } from '../../../config/test-support/redis-server.ts';
+import { describe, expect, it } from 'vitest';
 import { legacyHandshake, legacyPost, legacyStream } from './support/legacy-http';
-import { redisAvailable, useRedis } from './support/redis';
-
-const nginxAvailable = haveBinary('nginx', 'the nginx deployment tests');
-const clientInfo = { name: 'nginx-test', version: '1.0.0' };
+import { nginxAvailable, useReplicasBehindNginx } from './support/nginx-replicas';
+import { redisAvailable } from './support/redis';
 
 describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () => {
-  const redis = useRedis();
-  let replicas: EverythingProcess[] = [];
-  let nginx: TestNginx;
-  // Starting replicas from source on a busy CI machine takes a while: the timeout bounds a hang.
-  beforeAll(async () => {
-    const ports = [await freePort(), await freePort(), await freePort()];
-    replicas = await Promise.all(
-      ports.map((port) =>
-        startEverything({
-          port,
-          redisUrl: redis.server.url,
-          keyHex: SHARED_KEY_HEX,
-          // What nginx forwards: the Host the client named (mcp.conf: Host $host).
-          allowedHosts: ['127.0.0.1'],
-        }),
-      ),
-    );
-    nginx = await startNginx(ports);
-  }, 120_000);
-  afterAll(async () => {
-    await nginx?.stop();
-    await Promise.all(replicas.map((replica) => replica.stop()));
-  });
-
-  const modernClient = () =>
-    McpClient.connect(httpServer({ url: nginx.url }), {
-      clientInfo,
-      era: 'modern',
-      handlers: { elicitation: async () => ({ action: 'accept', content: {} }) },
-    });
-
-  /** The replicas that answered the requests proxied since `from` (an index into the log). */
-  const upstreamsSince = (from: number) => new Set(nginx.upstreams().slice(from));
+  const fleet = useReplicasBehindNginx();
+  const list = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/list' });
 
   it('answers input-required rounds whose retries land on other replicas', async () => {
-    const from = nginx.upstreams().length;
-    const client = await modernClient();
+    const mark = fleet.mark();
+    const client = await fleet.client();
     const tool = 'test_input_required_result_multi_round';
     const manual = { inputMode: 'manual' } as const;
-    const first = await client.callTool(tool, {}, manual);
     const stateOf = (result: object) =>
       'requestState' in result ? String(result.requestState) : '';
+    const first = await client.callTool(tool, {}, manual);
     const second = await client.callTool(
       tool,
       {},
@@ -79,18 +37,18 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
       },
     );
     expect(done.content).toEqual([{ type: 'text', text: 'Favorite color: blue' }]);
-    expect(upstreamsSince(from).size).toBe(3);
+    expect(new Set(fleet.upstreamsSince(mark)).size).toBe(3);
     await client.close();
   });
 
   it('a listen hears a change made through another replica', async () => {
-    const client = await modernClient();
+    const client = await fleet.client();
     const stream = client.listen({ toolsListChanged: true });
     await stream.acknowledged;
-    const listenOn = nginx.upstreams().at(-1);
+    const listenOn = fleet.upstreamsSince(0).at(-1);
     // Round-robin: the next requests go to the other replicas first.
     await client.callTool('test_trigger_tool_change');
-    expect(nginx.upstreams().at(-1)).not.toBe(listenOn);
+    expect(fleet.upstreamsSince(0).at(-1)).not.toBe(listenOn);
     expect((await stream[Symbol.asyncIterator]().next()).value).toEqual({
       type: 'toolsListChanged',
     });
@@ -99,46 +57,58 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
   });
 
   it('keeps a legacy session on its replica and resumes its dropped stream', async () => {
-    const from = nginx.upstreams().length;
-    const sessionId = await legacyHandshake(nginx.url);
-    const first = await legacyStream(nginx.url, sessionId);
+    const mark = fleet.mark();
+    const sessionId = await legacyHandshake(fleet.url);
+    const first = await legacyStream(fleet.url, sessionId);
     const primingId = await first.untilEventId();
     await first.drop();
     const call = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call' };
     const params = { name: 'test_trigger_tool_change', arguments: {} };
-    const called = await legacyPost(nginx.url, { ...call, params }, sessionId);
+    const called = await legacyPost(fleet.url, { ...call, params }, sessionId);
     expect(called.status).toBe(200);
     await called.text();
 
-    const resumed = await legacyStream(nginx.url, sessionId, primingId);
+    const resumed = await legacyStream(fleet.url, sessionId, primingId);
     expect((await resumed.next())?.message).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/tools/list_changed',
     });
     await resumed.drop();
-    expect(upstreamsSince(from).size).toBe(1);
+    expect(new Set(fleet.upstreamsSince(mark)).size).toBe(1);
   });
 
-  it('survives a killed replica: modern retries succeed, its legacy sessions start again', async () => {
-    const sessionId = await legacyHandshake(nginx.url);
-    // The replica that answered the handshake holds every legacy session.
-    const holder = replicas.find((r) => nginx.upstreams().at(-1) === r.url.host);
-    expect(holder).toBeDefined();
-    const client = await modernClient();
-    await holder?.stop('SIGKILL');
-
-    for (let i = 0; i < 6; i++) {
-      const result = await client.callTool('echo', { message: `m${i}` });
-      expect(result.isError ?? false).toBe(false);
+  it('spreads legacy sessions over the replicas by a hash of the id nginx chose', async () => {
+    const holders = new Set<string>();
+    // With 16 random ids the chance that all hash to one of three replicas is below 1e-5.
+    for (let i = 0; i < 16; i++) {
+      const mark = fleet.mark();
+      const sessionId = await legacyHandshake(fleet.url);
+      // nginx's $request_id: 16 random bytes in hex, adopted by the replica.
+      expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
+      const listed = await legacyPost(fleet.url, list(i + 1), sessionId);
+      expect(listed.status).toBe(200);
+      await listed.text();
+      const answeredBy = new Set(fleet.upstreamsSince(mark));
+      expect(answeredBy.size).toBe(1);
+      for (const address of answeredBy) holders.add(address);
     }
-    const list = { jsonrpc: '2.0' as const, id: 2, method: 'tools/list' };
-    const lost = await legacyPost(nginx.url, list, sessionId);
-    expect(lost.status).toBe(404);
-    await lost.text();
-    const again = await legacyHandshake(nginx.url);
-    const listed = await legacyPost(nginx.url, list, again);
-    expect(listed.status).toBe(200);
-    expect(await listed.text()).toContain('test_trigger_tool_change');
+    expect(holders.size).toBeGreaterThan(1);
+  });
+
+  it('a task created on one replica is polled and cancelled through others', async () => {
+    const client = await fleet.client();
+    const { task } = await client.startToolTask('slow_compute', { seconds: 3600 });
+    if (task === undefined) throw new Error('the call did not become a task');
+    const createdOn = fleet.upstreamsSince(0).at(-1);
+
+    const polled = await client.resumeToolTask(task.taskId);
+    expect(polled.state.status).toBe('working');
+    const polledOn = fleet.upstreamsSince(0).at(-1);
+    await polled.cancel();
+    const cancelledOn = fleet.upstreamsSince(0).at(-1);
+    expect(polledOn).not.toBe(createdOn);
+    expect(cancelledOn).not.toBe(createdOn);
+    expect((await client.resumeToolTask(task.taskId)).state.status).toBe('cancelled');
     await client.close();
   });
 });
