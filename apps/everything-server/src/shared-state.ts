@@ -37,24 +37,18 @@ export async function openSharedState(
     };
   }
   // Loaded only with --redis: a server in memory never needs the Redis packages (or their build).
-  const [{ Redis }, stores] = await Promise.all([
+  const [{ Redis }, { connectRedisState }] = await Promise.all([
     import('ioredis'),
     import('@twofold/redis/experimental'),
   ]);
-  const { RedisChangeBus, RedisEventStore, RedisReplayGuard, RedisTaskStore } = stores;
   const redis = new Redis(redisUrl, { lazyConnect: true });
   await redis.connect();
-  const bus = await RedisChangeBus.connect(redis);
-  const taskStore = new RedisTaskStore(redis);
+  const shared = await connectRedisState(redis, key === undefined ? {} : { requestStateKey: key });
   return {
-    options: {
-      requestState: { ...requestState, replayGuard: new RedisReplayGuard(redis) },
-      listen: { bus },
-      tasks: { store: taskStore },
-    },
-    eventStore: new RedisEventStore(redis),
+    options: shared.serverOptions,
+    eventStore: shared.legacyOptions.eventStore,
     close: async () => {
-      await Promise.all([bus.close(), taskStore.close()]);
+      await shared.close();
       await redis.quit();
     },
   };

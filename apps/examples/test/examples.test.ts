@@ -2,13 +2,23 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  haveBinary,
+  startRedis,
+  type TestRedis,
+} from '../../../config/test-support/redis-server.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = join(root, '..', '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
-const run = (file: string) =>
-  execFileSync(tsx, [file], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+const run = (file: string, env: Record<string, string> = {}) =>
+  execFileSync(tsx, [file], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
 
 describe('the wire tour (one modern request checked by the server, step by step)', () => {
   it('runs every step and says so', () => {
@@ -33,8 +43,23 @@ describe('README examples', () => {
     const readme = readFileSync(join(repo, 'packages', packageOf(file), 'README.md'), 'utf8');
     expect(readme).toContain(`\`\`\`ts\n${source(file).trimEnd()}\n\`\`\``);
   });
-  it.each(files.filter((file) => !spawned.has(file)))('%s runs', (file) => {
+  // Examples that need a Redis get a private redis-server (skipped, saying why, without one).
+  const needsRedis = new Set(['redis.ts']);
+  const redisAvailable = haveBinary('redis-server', 'the @twofold/redis README example');
+  let redis: TestRedis | undefined;
+  beforeAll(async () => {
+    if (redisAvailable) redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  const alone = files.filter((file) => !spawned.has(file) && !needsRedis.has(file));
+  it.each(alone)('%s runs', (file) => {
     expect(run(join('src', 'readme', file))).not.toBe('');
+  });
+  it.skipIf(!redisAvailable).each([...needsRedis])('%s runs against a redis-server', (file) => {
+    const out = run(join('src', 'readme', file), { REDIS_URL: redis?.url ?? '' });
+    expect(out).toContain('heard on a: toolsListChanged');
   });
   it.each([...spawned])('%s is started by an example that runs', (file) => {
     const starters = files.filter((f) => !spawned.has(f) && source(f).includes(`'./${file}'`));

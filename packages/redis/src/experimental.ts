@@ -9,6 +9,11 @@
  */
 export { RedisChangeBus, type RedisChangeBusOptions } from './change-bus';
 export { RedisEventStore, type RedisEventStoreOptions } from './event-store';
+export {
+  connectRedisState,
+  type RedisState,
+  type RedisStateOptions,
+} from './redis-state';
 export { RedisReplayGuard, type RedisReplayGuardOptions } from './replay-guard';
 export type { RedisErrorHandler } from './reporting';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store';
