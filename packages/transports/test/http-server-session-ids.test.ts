@@ -23,7 +23,7 @@ afterEach(async () => {
 
 /** The session id an `initialize` carrying `proposed` in the header was given. */
 async function initializeWith(client: LegacyClient, proposed?: string): Promise<string | null> {
-  const headers = proposed === undefined ? {} : { [HEADER]: proposed };
+  const headers: Record<string, string> = proposed === undefined ? {} : { [HEADER]: proposed };
   const response = await client.post(initializeRequest(), { headers });
   expect(response.status).toBe(200);
   await response.json();
