@@ -125,7 +125,11 @@ export async function runHttpBench(
     for (const tools of config.http.toolCounts) {
       // Setup is not timed: servers start and clients are recorded all at once.
       const servers = await Promise.allSettled(
-        pairs.map((pair) => HttpServerProcess.start(pair.impl, tools, pair.expectEra)),
+        pairs.map((pair) =>
+          HttpServerProcess.start(pair.impl, tools, pair.expectEra, {
+            serverArgs: pair.serverArgs,
+          }),
+        ),
       );
       const contenders: Contender[] = [];
       try {
@@ -178,7 +182,7 @@ export async function runHttpBench(
   ];
   const notes = [
     ...(config.http.note ? [config.http.note] : []),
-    `One turn: ${turnMs} ms of \`echo\` calls from that many concurrent workers; ${rounds} recorded turns per implementation, alternating. Server CPU: the server process's user + system CPU during the turn ÷ calls. Legacy rows call within one session opened beforehand; the official SDK 2.4.0 modern server is \`createMcpHandler\` (a fresh server per request, as designed) on \`toNodeHandler\`; its legacy server is the documented sessionful wiring.`,
+    `One turn: ${turnMs} ms of \`echo\` calls from that many concurrent workers; ${rounds} recorded turns per implementation, alternating. Server CPU: the server process's user + system CPU during the turn ÷ calls. Legacy rows call within one session opened beforehand; the official SDK 2.4.0 modern server is \`createMcpHandler\` (a fresh server per request, as designed) on \`toNodeHandler\`; _schemas built once_ is the same with everything but that instance and its tool registrations built once, outside the factory (zod schemas and their JSON Schema, tool configurations and callbacks); its legacy server is the documented sessionful wiring.`,
   ];
   return {
     raw: {

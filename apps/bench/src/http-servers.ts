@@ -24,14 +24,19 @@ export class HttpServerProcess {
     });
   }
 
-  /** Starts `impl`'s server with `tools` tools in `era`; resolves once it listens. */
+  /**
+   * Starts `impl`'s server with `tools` tools in `era` (and the fixture's `serverArgs`); resolves
+   * once it listens.
+   */
   static async start(
     impl: Implementation,
     tools: number,
     era: 'modern' | 'legacy',
+    options: { serverArgs?: readonly string[] } = {},
   ): Promise<HttpServerProcess> {
     const args = ['--transport', 'http', '--tools', String(tools), '--era', era];
-    const child = spawn(process.execPath, ['--expose-gc', impl.server, ...args], {
+    const fixture = [impl.server, ...args, ...(options.serverArgs ?? [])];
+    const child = spawn(process.execPath, ['--expose-gc', ...fixture], {
       cwd: BENCH_DIR,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -2,7 +2,7 @@
  * The implementations the benchmark puts side by side, and where each one's pieces live. To add
  * one: a server fixture under `impls/servers/` (stdio and `--transport http`), a client driver
  * under `impls/clients/` (an adapter handed to `runDriver`), and an entry here; every section
- * picks it up from `STDIO_PAIRS` / `HTTP_PAIRS`.
+ * picks it up from `STDIO_PAIRS` / `HTTP_GROUPS`.
  */
 import { fileURLToPath } from 'node:url';
 
@@ -47,11 +47,15 @@ export interface Pair {
   expectEra: 'modern' | 'legacy';
   /** twofold's row: the denominator of the ratios. */
   baseline?: boolean;
+  /** Further options of its HTTP server fixture. */
+  serverArgs?: readonly string[];
 }
 
 export const TWOFOLD_MODERN = 'twofold modern';
 export const TWOFOLD_LEGACY = 'twofold legacy';
 export const OFFICIAL_V2_MODERN = 'official 2.4.0 modern';
+/** The official modern HTTP server with everything but the per-request instance built once. */
+export const OFFICIAL_V2_MODERN_PREBUILT = 'official 2.4.0 modern, schemas built once';
 export const OFFICIAL_V2_LEGACY = 'official 2.4.0 legacy';
 export const OFFICIAL_V1_NAME = 'official 1.32.2';
 export const FLOOR_NAME = 'floor';
@@ -100,6 +104,13 @@ export const HTTP_GROUPS: readonly { group: 'modern' | 'legacy'; label: string; 
       pairs: [
         { name: TWOFOLD_MODERN, impl: TWOFOLD, era: 'auto', expectEra: 'modern', baseline: true },
         { name: OFFICIAL_V2_MODERN, impl: OFFICIAL_V2, era: 'auto', expectEra: 'modern' },
+        {
+          name: OFFICIAL_V2_MODERN_PREBUILT,
+          impl: OFFICIAL_V2,
+          era: 'auto',
+          expectEra: 'modern',
+          serverArgs: ['--prebuilt'],
+        },
         { name: FLOOR_NAME, impl: FLOOR, era: 'modern', expectEra: 'modern' },
       ],
     },
