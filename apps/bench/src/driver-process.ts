@@ -46,9 +46,13 @@ export class DriverProcess {
     });
   }
 
-  /** Starts the driver `script`; resolves once it is ready for commands. */
-  static async start(name: string, script: string): Promise<DriverProcess> {
-    const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', script], {
+  /** Starts the driver `script` (Node run with `nodeArgs` too); resolves once it is ready. */
+  static async start(
+    name: string,
+    script: string,
+    nodeArgs: readonly string[] = [],
+  ): Promise<DriverProcess> {
+    const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', ...nodeArgs, script], {
       cwd: BENCH_DIR,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // Structured clone: latency arrays travel as typed arrays, not JSON.
@@ -97,11 +101,11 @@ export class DriverProcess {
 
 /** Starts one driver per entry, in order; closes those already started if one fails. */
 export async function startDrivers(
-  entries: readonly { name: string; script: string }[],
+  entries: readonly { name: string; script: string; nodeArgs?: readonly string[] }[],
 ): Promise<DriverProcess[]> {
   const drivers: DriverProcess[] = [];
   try {
-    for (const e of entries) drivers.push(await DriverProcess.start(e.name, e.script));
+    for (const e of entries) drivers.push(await DriverProcess.start(e.name, e.script, e.nodeArgs));
   } catch (error) {
     await Promise.all(drivers.map((d) => d.close()));
     throw error;

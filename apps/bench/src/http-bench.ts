@@ -11,6 +11,7 @@ import { RawLoad, replayPlan } from './http-raw-load';
 import { startRecorder } from './http-recorder';
 import { HttpServerProcess } from './http-servers';
 import { HTTP_GROUPS, httpTarget, type Pair } from './impls';
+import { profiledInProcess, profileNodeArgs } from './profiling';
 import type { Row, Section } from './report';
 import { mergeSorted, percentile, summarize } from './stats';
 import { CALL_TEXT } from './stdio-throughput';
@@ -21,6 +22,8 @@ export const httpCase = (tools: number, group: string, concurrency: number) =>
 
 interface Contender {
   pair: Pair;
+  /** Tools of its server. */
+  tools: number;
   server: HttpServerProcess;
   driver: DriverProcess;
   raw?: RawLoad;
@@ -34,10 +37,10 @@ interface Turn {
 }
 
 /** Records what the pair's client sends, then connects it (and a raw generator) for real. */
-async function prepare(c: Contender, tools: number): Promise<void> {
+async function prepare(c: Contender): Promise<void> {
   const recorder = await startRecorder(c.server.url);
   try {
-    await c.driver.send('open', { target: httpTarget(c.pair, recorder.url, tools) });
+    await c.driver.send('open', { target: httpTarget(c.pair, recorder.url, c.tools) });
     await c.driver.send('run', { inFlight: 1, calls: 1, text: CALL_TEXT });
     await c.driver.send('close');
   } finally {
@@ -45,14 +48,17 @@ async function prepare(c: Contender, tools: number): Promise<void> {
   }
   c.raw = new RawLoad(c.server.url, replayPlan(recorder.recorded, CALL_TEXT), CALL_TEXT);
   await c.raw.open();
-  await c.driver.send('open', { target: httpTarget(c.pair, c.server.url, tools) });
+  await c.driver.send('open', { target: httpTarget(c.pair, c.server.url, c.tools) });
 }
 
 async function timedTurn(c: Contender, mode: 'raw' | 'client', concurrency: number, ms: number) {
   const before = await c.server.usage();
   let result: { latencies: Float64Array; perSecond: number };
   if (mode === 'raw') {
-    result = await (c.raw as RawLoad).turn(concurrency, ms);
+    const label = `raw ${c.tools} tools, concurrency ${concurrency}`;
+    result = await profiledInProcess(c.pair.name, 'http-load', label, () =>
+      (c.raw as RawLoad).turn(concurrency, ms),
+    );
   } else {
     const answer = await c.driver.send<{ elapsedMs: number; latencies: Float64Array }>('load', {
       inFlight: concurrency,
@@ -117,7 +123,11 @@ export async function runHttpBench(
 ): Promise<{ raw: Section; client: Section }> {
   const pairs = HTTP_GROUPS.flatMap((g) => g.pairs);
   const drivers = await startDrivers(
-    pairs.map((p) => ({ name: `${p.name} (HTTP)`, script: p.impl.client })),
+    pairs.map((p) => ({
+      name: `${p.name} (HTTP)`,
+      script: p.impl.client,
+      nodeArgs: profileNodeArgs(p.name, 'http-client'),
+    })),
   );
   const rows = { raw: [] as Row[], client: [] as Row[] };
   const { turnMs, rounds } = config.http;
@@ -128,6 +138,7 @@ export async function runHttpBench(
         pairs.map((pair) =>
           HttpServerProcess.start(pair.impl, tools, pair.expectEra, {
             serverArgs: pair.serverArgs,
+            nodeArgs: profileNodeArgs(pair.name, 'http-server'),
           }),
         ),
       );
@@ -136,11 +147,11 @@ export async function runHttpBench(
         servers.forEach((started, i) => {
           if (started.status === 'rejected') throw started.reason;
           const driver = drivers[i] as DriverProcess;
-          contenders.push({ pair: pairs[i] as Pair, server: started.value, driver });
+          contenders.push({ pair: pairs[i] as Pair, tools, server: started.value, driver });
         });
         await Promise.all(
           contenders.map((c) =>
-            prepare(c, tools).catch((error: Error) => {
+            prepare(c).catch((error: Error) => {
               c.failure = error.message;
             }),
           ),

@@ -25,18 +25,19 @@ export class HttpServerProcess {
   }
 
   /**
-   * Starts `impl`'s server with `tools` tools in `era` (and the fixture's `serverArgs`); resolves
-   * once it listens.
+   * Starts `impl`'s server with `tools` tools in `era` (and the fixture's `serverArgs`, Node's
+   * `nodeArgs`); resolves once it listens.
    */
   static async start(
     impl: Implementation,
     tools: number,
     era: 'modern' | 'legacy',
-    options: { serverArgs?: readonly string[] } = {},
+    options: { serverArgs?: readonly string[]; nodeArgs?: readonly string[] } = {},
   ): Promise<HttpServerProcess> {
     const args = ['--transport', 'http', '--tools', String(tools), '--era', era];
+    const node = ['--expose-gc', ...(options.nodeArgs ?? [])];
     const fixture = [impl.server, ...args, ...(options.serverArgs ?? [])];
-    const child = spawn(process.execPath, ['--expose-gc', ...fixture], {
+    const child = spawn(process.execPath, [...node, ...fixture], {
       cwd: BENCH_DIR,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

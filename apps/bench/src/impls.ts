@@ -5,6 +5,7 @@
  * picks it up from `STDIO_PAIRS` / `HTTP_GROUPS`.
  */
 import { fileURLToPath } from 'node:url';
+import { profileNodeArgs } from './profiling';
 
 /** The era a client is asked for: `auto` detects it. */
 export type Era = 'auto' | 'modern' | 'legacy';
@@ -80,7 +81,15 @@ export function stdioTarget(pair: Pair, tools: number) {
     kind: 'stdio' as const,
     command: process.execPath,
     // --expose-gc: the memory readings force a collection first.
-    args: ['--expose-gc', pair.impl.server, '--transport', 'stdio', '--tools', String(tools)],
+    args: [
+      '--expose-gc',
+      ...profileNodeArgs(pair.name, 'stdio-server'),
+      pair.impl.server,
+      '--transport',
+      'stdio',
+      '--tools',
+      String(tools),
+    ],
     cwd: BENCH_DIR,
     era: pair.era,
     expectEra: pair.expectEra,

@@ -7,6 +7,8 @@
  * `--seed`, `--frames`, `--soak-seconds` and `--soak-clients`, and exit 1 on what they find.
  * `--only scale` (never part of a plain run either: it needs nginx and redis-server) measures the
  * everything server scaled out behind nginx; `--scale-concurrency` sets its requests in flight.
+ * `--profile <rows>` writes V8 CPU profiles of those rows' processes to `--profile-dir`
+ * (profiles/<timestamp>/ by default); such a run is marked as profiled and writes no results file.
  */
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -19,8 +21,10 @@ import { runFramerBench } from './framer';
 import { runFuzz } from './fuzz/fuzz';
 import { freshSeed } from './fuzz/prng';
 import { runHttpBench } from './http-bench';
+import { BENCH_DIR, HTTP_GROUPS, STDIO_PAIRS } from './impls';
 import { runImportTime } from './import-time';
 import { type RunReport, renderReport, runMeta, withoutLocalPaths, writeReport } from './output';
+import { configureProfiling, listProfiles, type ProfilePlan } from './profiling';
 import { runProtocolMicro } from './protocol-micro';
 import { type Section, withRatios } from './report';
 import { runScaleBench, SCALE_TITLE } from './scale';
@@ -41,7 +45,8 @@ const flagValue = (flag: string) => {
 const quick = argv.includes('--quick');
 const jsonArg = flagValue('--json');
 // pnpm runs the script in apps/bench; a relative --json path means the caller's directory.
-const jsonPath = jsonArg ? resolve(process.env.INIT_CWD ?? process.cwd(), jsonArg) : undefined;
+const callerPath = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+const jsonPath = jsonArg ? callerPath(jsonArg) : undefined;
 const only = flagValue('--only')?.split(',');
 const config = benchConfig(quick);
 const numberFlag = (flag: string) => {
@@ -57,6 +62,8 @@ const frames = numberFlag('--frames') ?? config.fuzz.frames;
 const soakMs = (numberFlag('--soak-seconds') ?? config.soak.durationMs / 1000) * 1000;
 const soakClients = numberFlag('--soak-clients') ?? config.soak.clients;
 const scaleConcurrency = numberFlag('--scale-concurrency') ?? config.scale.concurrency;
+const profile = profilePlan(flagValue('--profile'), flagValue('--profile-dir'));
+configureProfiling(profile);
 /** What the robustness parts found: any of it fails the run. */
 const findings: string[] = [];
 const started = performance.now();
@@ -191,6 +198,34 @@ await part(
   true,
 );
 
+/** The `--profile` rows (checked against the tables' rows) and their directory, if asked. */
+function profilePlan(rows: string | undefined, dir: string | undefined): ProfilePlan | undefined {
+  if (rows === undefined) return undefined;
+  const known = new Set(
+    [...STDIO_PAIRS, ...HTTP_GROUPS.flatMap((g) => g.pairs)].map((p) => p.name),
+  );
+  const chosen = rows.split(',').map((row) => row.trim());
+  const unknown = chosen.filter((row) => !known.has(row));
+  if (unknown.length > 0) {
+    throw new Error(`--profile: no row ${unknown.join(', ')}; rows: ${[...known].join(', ')}`);
+  }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return { rows: chosen, dir: dir ? callerPath(dir) : resolve(BENCH_DIR, 'profiles', stamp) };
+}
+
+/** Says at the top, and in every table with a profiled row, that profiling slowed those rows. */
+function markProfiled(rows: readonly string[]): void {
+  const names = rows.map((row) => `_${row}_`).join(', ');
+  report.meta.notes.push(
+    `**Profiled run**: the processes of ${names} ran under the V8 CPU profiler, which slows them and loads the machine: read no figure of this run as a result.`,
+  );
+  for (const section of report.sections) {
+    if (section.rows.some((row) => rows.includes(row.implementation))) {
+      section.notes.unshift(`**Profiled**: ${names} ran under the CPU profiler (slower).`);
+    }
+  }
+}
+
 /** A robustness section's Markdown followed by what it found (or that it found nothing). */
 function withFindings(markdown: string, failures: readonly string[]): string {
   const verdict =
@@ -203,11 +238,19 @@ function withFindings(markdown: string, failures: readonly string[]): string {
 report.targets = checkTargets(report.sections);
 report.warnings = processWarnings;
 report.meta.seconds = (performance.now() - started) / 1000;
+if (profile) markProfiled(profile.rows);
 const markdown = renderReport(report);
 console.log(withoutLocalPaths(markdown));
-// A partial run (--only) does not replace the day's results file.
-const written = writeReport(report, markdown, { results: !only, json: jsonPath });
+// A partial (--only) or profiled run does not replace the day's results file.
+const written = writeReport(report, markdown, { results: !only && !profile, json: jsonPath });
 console.error(`bench: wrote ${written.join(' and ') || 'nothing'}`);
+if (profile) {
+  const profiles = listProfiles(profile.dir);
+  console.error(`bench: ${profiles.length} CPU profiles in ${profile.dir}`);
+  for (const p of profiles)
+    console.error(`bench:   ${p.path} (${p.bytes.toLocaleString('en-US')} B)`);
+}
+
 // A robustness part that found something, or could not finish, fails the run.
 const robustnessErrors = ['fuzz', 'soak'].filter((id) => report.errors[id] !== undefined);
 if (findings.length > 0 || robustnessErrors.length > 0) {

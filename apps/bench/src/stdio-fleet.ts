@@ -4,6 +4,7 @@
  */
 import { type DriverProcess, startDrivers } from './driver-process';
 import { type Pair, STDIO_PAIRS, stdioTarget } from './impls';
+import { profileNodeArgs } from './profiling';
 
 /** Tools of the stdio servers: `echo` and `bench_stats`. */
 export const STDIO_TOOLS = 2;
@@ -19,7 +20,13 @@ export interface StdioFleet {
 
 /** Starts a driver for every stdio pair (no connection yet). */
 export async function startStdioFleet(pairs: readonly Pair[] = STDIO_PAIRS): Promise<StdioFleet> {
-  const drivers = await startDrivers(pairs.map((p) => ({ name: p.name, script: p.impl.client })));
+  const drivers = await startDrivers(
+    pairs.map((p) => ({
+      name: p.name,
+      script: p.impl.client,
+      nodeArgs: profileNodeArgs(p.name, 'stdio-client'),
+    })),
+  );
   return {
     pairs,
     drivers,
