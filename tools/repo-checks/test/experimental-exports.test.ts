@@ -192,6 +192,7 @@ describe('experimental export lists', () => {
       'RedisEventStore',
       'RedisReplayGuard',
       'RedisTaskStore',
+      'connectRedisState',
     ]);
   });
 
