@@ -28,7 +28,9 @@ export function definePackageBuild(options: PackageBuildOptions): Options {
     platform: 'neutral',
     external: [/^node:/],
     define: packageDefines(pkg),
-    // Classes that refer to themselves would otherwise print as `_ProtocolError` and the like.
-    keepNames: true,
+    // Names are not kept: keeping them wraps every closure a hot path creates in a call that
+    // defines its `name` (about a sixth of a client's time per call). A class whose body names
+    // its own class would print as `_Name`; the class-names check finds any.
+    keepNames: false,
   };
 }

@@ -100,7 +100,8 @@ export class McpClient {
 
   /** Creates a client and connects it. */
   static async connect(target: ServerTarget, options: McpClientOptions): Promise<McpClient> {
-    const client = new McpClient(options);
+    // `this`, not the class name: a class body naming its class is renamed by the bundler.
+    const client = new this(options);
     await client.connect(target);
     return client;
   }

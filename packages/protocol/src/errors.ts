@@ -97,8 +97,16 @@ export class ProtocolError extends Error {
     }
     if (error.code === ErrorCode.HeaderMismatch)
       return new HeaderMismatchError(error.message, error.data);
-    return new ProtocolError(error.code, error.message, error.data);
+    return plainProtocolError(error);
   }
+}
+
+/**
+ * Outside the class on purpose: a class body that names its own class is renamed by the bundler
+ * (`_ProtocolError`), and the packages are built without keeping names (it costs every closure).
+ */
+function plainProtocolError(error: ErrorObject): ProtocolError {
+  return new ProtocolError(error.code, error.message, error.data);
 }
 
 /**

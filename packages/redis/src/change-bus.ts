@@ -95,7 +95,8 @@ export class RedisChangeBus implements ChangeBus {
     // bounded queue holds it instead of ioredis's unbounded one.
     const publisher = client.duplicate({ enableOfflineQueue: false, lazyConnect: true });
     const subscriber = client.duplicate({ autoResubscribe: true, lazyConnect: true });
-    const bus = new RedisChangeBus(publisher, subscriber, options);
+    // `this`, not the class name: a class body naming its class is renamed by the bundler.
+    const bus = new this(publisher, subscriber, options);
     reportOutages(publisher, 'Redis change bus publisher', bus.report);
     reportOutages(subscriber, 'Redis change bus subscriber', bus.report);
     publisher.on('ready', () => bus.flush());

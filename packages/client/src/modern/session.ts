@@ -63,26 +63,39 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     onClose: (error) => hooks.onClose(closing ? undefined : error),
   });
 
-  const attempt = (
+  const envelopeOf = (
     version: string,
-    method: string,
-    params: Record<string, unknown> | undefined,
-    options: SessionRequestOptions,
-  ) => {
-    const { trace, meta, extensions, ...rpc } = options;
-    const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
-    const envelope = buildRequestMeta({
+    extensions: SessionRequestOptions['extensions'],
+    trace: SessionRequestOptions['trace'],
+  ) =>
+    buildRequestMeta({
       protocolVersion: version,
       clientCapabilities: withExtensions(hooks.capabilities, extensions),
       clientInfo: hooks.clientInfo,
       ...(hooks.logLevel ? { logLevel: hooks.logLevel } : {}),
       ...((trace ?? hooks.trace) ? { trace: trace ?? hooks.trace } : {}),
     });
-    const sent = { ...params, _meta: { ...envelope, ...meta, ...callerMeta } };
-    return connection.request(method, sent, {
-      ...rpc,
-      timeoutMs: rpc.timeoutMs ?? hooks.requestTimeoutMs,
-    });
+  // The envelope of a call without extensions or trace of its own is the same every time: built
+  // once per version, and shared (nothing below changes a request's `_meta`; it copies it).
+  let plainEnvelope: { version: string; meta: Record<string, unknown> } | undefined;
+  const attempt = (
+    version: string,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: SessionRequestOptions,
+  ) => {
+    const { trace, meta, extensions } = options;
+    let envelope: Record<string, unknown>;
+    if (extensions === undefined && trace === undefined) {
+      if (plainEnvelope?.version !== version) {
+        plainEnvelope = { version, meta: envelopeOf(version, undefined, undefined) };
+      }
+      envelope = plainEnvelope.meta;
+    } else envelope = envelopeOf(version, extensions, trace);
+    const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
+    const own = meta === undefined && callerMeta === undefined;
+    const sent = { ...params, _meta: own ? envelope : { ...envelope, ...meta, ...callerMeta } };
+    return connection.request(method, sent, rpcOptionsOf(options, hooks.requestTimeoutMs));
   };
 
   const sendVersioned = async (
@@ -149,11 +162,12 @@ export function createModernSession(init: ModernSessionInit): EraSession {
   };
 }
 
-/**
- * Checks a result against the method's schema in `version` (methods the revision does not know
- * pass through). A missing `resultType` reads as `complete`; `input_required` passes where the
- * method allows it (the wire's result schema includes it), and is the caller's to run.
- */
+/** The connection's options of a session request: its own, less what only the envelope uses. */
+function rpcOptionsOf(options: SessionRequestOptions, defaultTimeoutMs: number) {
+  const { trace: _trace, meta: _meta, extensions: _extensions, ...rpc } = options;
+  return { ...rpc, timeoutMs: rpc.timeoutMs ?? defaultTimeoutMs };
+}
+
 /** The client's capabilities with a request's own extensions added. */
 function withExtensions(
   capabilities: ClientCapabilities,
@@ -164,6 +178,11 @@ function withExtensions(
   return { ...capabilities, extensions: { ...declared, ...extensions } };
 }
 
+/**
+ * Checks a result against the method's schema in `version` (methods the revision does not know
+ * pass through). A missing `resultType` reads as `complete`; `input_required` passes where the
+ * method allows it (the wire's result schema includes it), and is the caller's to run.
+ */
 function validate(
   version: string,
   method: string,

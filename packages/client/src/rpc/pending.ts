@@ -51,8 +51,7 @@ export class PendingRequest {
   readonly id: number;
   readonly method: string;
   readonly progressToken: string | undefined;
-  /** Aborted when the request is abandoned under the `abortExchange` policy. */
-  readonly exchange = new AbortController();
+  #exchange: AbortController | undefined;
   /** An oversized message dropped from this request's own response stream (HTTP). */
   droppedOversized: LocalError | undefined;
   readonly #init: PendingInit;
@@ -66,6 +65,15 @@ export class PendingRequest {
     this.id = init.id;
     this.method = init.method;
     this.progressToken = init.progressToken;
+  }
+
+  /**
+   * Aborted when the request is abandoned under the `abortExchange` policy; made on first use,
+   * so that requests on transports without that policy never pay for one.
+   */
+  get exchange(): AbortController {
+    this.#exchange ??= new AbortController();
+    return this.#exchange;
   }
 
   /** Whether the request has settled. */
