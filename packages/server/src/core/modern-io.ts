@@ -13,6 +13,11 @@ import type { AuthInfo } from '../auth/types';
 export interface ModernIo {
   /** Aborted when the client cancels or goes away; becomes the handler's `signal`. */
   readonly signal: AbortSignal;
+  /**
+   * Whether `signal` is aborted, for a channel that makes its signal only when someone reads it
+   * (an `AbortSignal` costs more than most requests): the dispatcher asks this instead.
+   */
+  readonly aborted?: boolean;
   /** Sends a notification about this request (progress, log) before its response. */
   notify(notification: JsonRpcNotification): Promise<void>;
   /** Receives unexpected failures, whose details never go on the wire. */

@@ -65,7 +65,8 @@ async function answer(
 ): Promise<JsonRpcResponse> {
   let answered = false;
   try {
-    const result = await dispatch(server, message, io, () => !answered && !io.signal.aborted);
+    const live = () => !answered && !(io.aborted ?? io.signal.aborted);
+    const result = await dispatch(server, message, io, live);
     return createResultResponse(message.id, result);
   } catch (error) {
     return createErrorResponse(
@@ -137,7 +138,10 @@ async function dispatch(
     requestId: message.id,
     clientCapabilities: envelope.clientCapabilities,
     clientInfo: envelope.clientInfo,
-    signal: io.signal,
+    // Read on demand: most handlers never look at it, and the channel may make it lazily.
+    get signal() {
+      return io.signal;
+    },
     trace: envelope.trace,
     auth: io.auth,
     headers: io.headers,

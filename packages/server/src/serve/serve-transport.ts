@@ -71,7 +71,7 @@ export async function serveTransport(
   options: ServeTransportOptions = {},
 ): Promise<ServedConnection> {
   const report = (error: Error) => options.onerror?.(error);
-  const modernInflight = new Map<RequestId, AbortController>();
+  const modernInflight = new Map<RequestId, LazyAbort>();
   const listens = new OpenListens();
   listenHubOf(server);
   let legacy: LegacyEngine | undefined;
@@ -98,10 +98,15 @@ export async function serveTransport(
   };
 
   const answerModern = async (request: JsonRpcRequest, shutdown?: AbortSignal) => {
-    const controller = new AbortController();
+    const controller = new LazyAbort();
     modernInflight.set(request.id, controller);
     const response = await handleModernRequest(server, request, {
-      signal: controller.signal,
+      get signal() {
+        return controller.signal;
+      },
+      get aborted() {
+        return controller.aborted;
+      },
       notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
       onerror: report,
       shutdown,
@@ -109,7 +114,7 @@ export async function serveTransport(
     });
     modernInflight.delete(request.id);
     // After a cancel nothing more goes out for the request (stdio cancellation rule).
-    if (!controller.signal.aborted) await send(response, request.id);
+    if (!controller.aborted) await send(response, request.id);
   };
 
   const route = (decoded: DecodedMessage) => {
@@ -183,6 +188,32 @@ export async function serveTransport(
     await transport.close();
   };
   return { closed, close };
+}
+
+/**
+ * A request's cancellation, whose `AbortSignal` is made only when a handler reads it: making
+ * one costs more than serving a short request.
+ */
+class LazyAbort {
+  #controller: AbortController | undefined;
+  #aborted = false;
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  abort(): void {
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
 }
 
 /** The transport only delivers valid envelopes; this recovers which kind each is. */
