@@ -56,23 +56,32 @@ export function shouldRetry(error: unknown, repeatable: boolean): boolean {
  * Runs `attempt` and, while it fails with an error `shouldRetry` accepts, again after a growing
  * pause (aborted with `signal`). The last failure goes to the caller.
  */
-export async function withRetries<T>(
+export function withRetries<T>(
   policy: RetryPolicy | false | undefined,
-  repeatable: boolean,
+  repeatable: () => boolean,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
 ): Promise<T> {
   const attempts = policy === false ? 0 : (policy?.attempts ?? DEFAULT_ATTEMPTS);
-  let delayMs = policy === false ? 0 : (policy?.delayMs ?? DEFAULT_DELAY_MS);
-  for (let retry = 0; ; retry++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (retry >= attempts || signal?.aborted || !shouldRetry(error, repeatable)) throw error;
+  const first = attempt();
+  // The common case, a first attempt that succeeds, costs no extra async frame.
+  if (attempts === 0) return first;
+  return first.catch(async (error: unknown) => {
+    let failure = error;
+    let delayMs = policy === false ? 0 : (policy?.delayMs ?? DEFAULT_DELAY_MS);
+    for (let retry = 0; ; retry++) {
+      if (retry >= attempts || signal?.aborted || !shouldRetry(failure, repeatable())) {
+        throw failure;
+      }
+      await pause(delayMs, signal);
+      delayMs *= 2;
+      try {
+        return await attempt();
+      } catch (next) {
+        failure = next;
+      }
     }
-    await pause(delayMs, signal);
-    delayMs *= 2;
-  }
+  });
 }
 
 /** The cause chain names ECONNREFUSED: nothing was sent. */

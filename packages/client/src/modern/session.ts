@@ -130,7 +130,8 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions = {},
   ) => {
-    const repeatable = hooks.isRepeatable?.(method, params) ?? false;
+    // Asked only once an attempt failed: most requests never need to know.
+    const repeatable = () => hooks.isRepeatable?.(method, params) ?? false;
     const { result, version } = await withRetries(hooks.retry, repeatable, options.signal, () =>
       sendVersioned(method, params, options),
     );
