@@ -19,8 +19,12 @@ import {
   type Wire,
 } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
-import type { RpcRequestOptions } from '../rpc/types';
-import type { EraSession, SessionHooks, SessionRequestOptions } from '../session/types';
+import {
+  connectionOptions,
+  type EraSession,
+  type SessionHooks,
+  type SessionRequestOptions,
+} from '../session/types';
 import type {
   ChangeStream,
   EraVerdict,
@@ -228,7 +232,7 @@ class LegacySession implements EraSession {
       this.connection.request(
         method,
         withMeta(params, options, this.hooks),
-        rpcOptions(options, this.hooks),
+        connectionOptions(options, this.hooks.requestTimeoutMs),
       );
     // Wait for a renewal under way, or start one for a session the transport found gone (404)
     // on another exchange, its GET stream say: sent now, the request would carry no session.
@@ -282,7 +286,7 @@ class LegacySession implements EraSession {
     await this.connection.request(
       'ping',
       withMeta(undefined, options, this.hooks),
-      rpcOptions(options, this.hooks),
+      connectionOptions(options, this.hooks.requestTimeoutMs),
     );
   }
 
@@ -363,11 +367,6 @@ function traceMeta(trace: TraceContext | undefined): Record<string, unknown> | u
   });
   const entries = Object.entries(built).filter(([key]) => TRACE_KEYS.includes(key));
   return entries.length === 0 ? undefined : Object.fromEntries(entries);
-}
-
-function rpcOptions(options: SessionRequestOptions, hooks: SessionHooks): RpcRequestOptions {
-  const { trace: _trace, meta: _meta, ...rpc } = options;
-  return { ...rpc, timeoutMs: options.timeoutMs ?? hooks.requestTimeoutMs };
 }
 
 function reportError(hooks: SessionHooks, error: Error): void {

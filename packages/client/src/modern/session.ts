@@ -22,7 +22,13 @@ import {
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RpcConnection } from '../rpc/connection';
-import type { EraSession, ModernSend, SessionHooks, SessionRequestOptions } from '../session/types';
+import {
+  connectionOptions,
+  type EraSession,
+  type ModernSend,
+  type SessionHooks,
+  type SessionRequestOptions,
+} from '../session/types';
 import type { EraVerdict, ListenFilter, ListenOptions, ServerFacts } from '../types';
 import { openModernListen } from './listen';
 import { withRetries } from './retry';
@@ -95,7 +101,7 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
     const own = meta === undefined && callerMeta === undefined;
     const sent = { ...params, _meta: own ? envelope : { ...envelope, ...meta, ...callerMeta } };
-    return connection.request(method, sent, rpcOptionsOf(options, hooks.requestTimeoutMs));
+    return connection.request(method, sent, connectionOptions(options, hooks.requestTimeoutMs));
   };
 
   const sendVersioned = async (
@@ -161,12 +167,6 @@ export function createModernSession(init: ModernSessionInit): EraSession {
       await connection.close();
     },
   };
-}
-
-/** The connection's options of a session request: its own, less what only the envelope uses. */
-function rpcOptionsOf(options: SessionRequestOptions, defaultTimeoutMs: number) {
-  const { trace: _trace, meta: _meta, extensions: _extensions, ...rpc } = options;
-  return { ...rpc, timeoutMs: rpc.timeoutMs ?? defaultTimeoutMs };
 }
 
 /** The client's capabilities with a request's own extensions added. */

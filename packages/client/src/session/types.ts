@@ -93,3 +93,15 @@ export interface EraSession {
   ping(options?: SessionRequestOptions): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The connection's options of a session request: its own, less what only the envelope uses,
+ * with the session's default timeout.
+ */
+export function connectionOptions(
+  options: SessionRequestOptions,
+  defaultTimeoutMs: number,
+): RpcRequestOptions {
+  const { trace: _trace, meta: _meta, extensions: _extensions, ...rpc } = options;
+  return { ...rpc, timeoutMs: rpc.timeoutMs ?? defaultTimeoutMs };
+}

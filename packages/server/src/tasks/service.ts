@@ -161,7 +161,7 @@ export class TaskService {
       lastUpdatedAt: new Date().toISOString(),
       inputRequests: undefined,
     });
-    this.running.get(taskId)?.abort(new Error('The task was cancelled'));
+    this.stopHere(taskId);
   }
 
   private run(record: TaskRecord, report: Report): void {
@@ -243,10 +243,13 @@ export class TaskService {
 
   /** Another replica wrote a state: a cancelled task stops here too if it runs here. */
   private heard(record: TaskRecord): void {
-    if (record.status === 'cancelled') {
-      this.running.get(record.taskId)?.abort(new Error('The task was cancelled'));
-    }
+    if (record.status === 'cancelled') this.stopHere(record.taskId);
     this.tell(record);
+  }
+
+  /** Aborts the handler of a cancelled task, if it runs in this process. */
+  private stopHere(taskId: string): void {
+    this.running.get(taskId)?.abort(new Error('The task was cancelled'));
   }
 
   private tell(record: TaskRecord): void {
