@@ -39,7 +39,10 @@ export function mcpConf(upstreamPorts: readonly number[], listenPort: number): s
   return conf;
 }
 
-/** A running nginx: its URL and the upstream of each request it proxied (its access log). */
+/**
+ * A running nginx: its URL and the upstream of each request it proxied (its access log, which
+ * lags the answers; each answer also names its upstream in an X-Upstream header).
+ */
 export interface TestNginx {
   readonly url: URL;
   upstreams(): string[];
@@ -67,6 +70,9 @@ events { worker_connections 256; }
 http {
   log_format upstream '$upstream_addr';
   access_log ${accessLog} upstream;
+  # Names the replica in each answer: the access log is written after the response has gone,
+  # so a test that reads it right after an answer may not find that answer's line yet.
+  add_header X-Upstream $upstream_addr always;
   ${temp}
   include ${join(prefix, 'mcp.conf')};
 }

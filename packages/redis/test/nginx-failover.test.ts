@@ -6,7 +6,7 @@
 import type { ClientWarning, McpClient } from '@twofold/client/experimental';
 import { describe, expect, it } from 'vitest';
 import type { EverythingProcess } from '../../../config/test-support/everything-server.ts';
-import { nginxAvailable, useReplicasBehindNginx } from './support/nginx-replicas';
+import { nginxAvailable, UpstreamRecord, useReplicasBehindNginx } from './support/nginx-replicas';
 import { redisAvailable, untilSubscribers } from './support/redis';
 
 /** What the replicas' change buses subscribe to (RedisChangeBus's default channel). */
@@ -38,14 +38,15 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('failures behind nginx', () 
   });
 
   it('survives a replica killed under load: modern calls succeed, its legacy sessions renew', async () => {
-    // Legacy sessions first, one at a time, so each one's requests in the log are its own.
+    // Legacy sessions first; a session's requests all go to the replica holding it.
     const legacy: { client: McpClient; holder: string | undefined; warnings: ClientWarning[] }[] =
       [];
     for (let i = 0; i < 6; i++) {
-      const mark = fleet.mark();
+      const record = new UpstreamRecord();
       const warnings: ClientWarning[] = [];
-      const client = await fleet.client({ era: 'legacy', onWarning: (w) => warnings.push(w) });
-      const holders = new Set(fleet.upstreamsSince(mark));
+      const onWarning = (w: ClientWarning) => warnings.push(w);
+      const client = await fleet.client({ era: 'legacy', onWarning }, record);
+      const holders = new Set(record.upstreams());
       expect(holders.size).toBe(1);
       legacy.push({ client, holder: [...holders][0], warnings });
     }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { legacyHandshake, legacyPost, legacyStream } from './support/legacy-http';
-import { nginxAvailable, useReplicasBehindNginx } from './support/nginx-replicas';
+import { nginxAvailable, UpstreamRecord, useReplicasBehindNginx } from './support/nginx-replicas';
 import { redisAvailable } from './support/redis';
 
 describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () => {
@@ -12,8 +12,8 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
   const list = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/list' });
 
   it('answers input-required rounds whose retries land on other replicas', async () => {
-    const mark = fleet.mark();
-    const client = await fleet.client();
+    const record = new UpstreamRecord();
+    const client = await fleet.client({}, record);
     const tool = 'test_input_required_result_multi_round';
     const manual = { inputMode: 'manual' } as const;
     const stateOf = (result: object) =>
@@ -37,18 +37,20 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
       },
     );
     expect(done.content).toEqual([{ type: 'text', text: 'Favorite color: blue' }]);
-    expect(new Set(fleet.upstreamsSince(mark)).size).toBe(3);
+    expect(new Set(record.upstreams('tools/call')).size).toBe(3);
     await client.close();
   });
 
   it('a listen hears a change made through another replica', async () => {
-    const client = await fleet.client();
+    const record = new UpstreamRecord();
+    const client = await fleet.client({}, record);
     const stream = client.listen({ toolsListChanged: true });
     await stream.acknowledged;
-    const listenOn = fleet.upstreamsSince(0).at(-1);
     // Round-robin: the next requests go to the other replicas first.
     await client.callTool('test_trigger_tool_change');
-    expect(fleet.upstreamsSince(0).at(-1)).not.toBe(listenOn);
+    const listenOn = record.lastFor('subscriptions/listen');
+    expect(listenOn).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(record.lastFor('tools/call')).not.toBe(listenOn);
     expect((await stream[Symbol.asyncIterator]().next()).value).toEqual({
       type: 'toolsListChanged',
     });
@@ -57,38 +59,39 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
   });
 
   it('keeps a legacy session on its replica and resumes its dropped stream', async () => {
-    const mark = fleet.mark();
-    const sessionId = await legacyHandshake(fleet.url);
-    const first = await legacyStream(fleet.url, sessionId);
+    const record = new UpstreamRecord();
+    const sessionId = await legacyHandshake(fleet.url, record.fetch);
+    const first = await legacyStream(fleet.url, sessionId, undefined, record.fetch);
     const primingId = await first.untilEventId();
     await first.drop();
     const call = { jsonrpc: '2.0' as const, id: 1, method: 'tools/call' };
     const params = { name: 'test_trigger_tool_change', arguments: {} };
-    const called = await legacyPost(fleet.url, { ...call, params }, sessionId);
+    const called = await legacyPost(fleet.url, { ...call, params }, sessionId, record.fetch);
     expect(called.status).toBe(200);
     await called.text();
 
-    const resumed = await legacyStream(fleet.url, sessionId, primingId);
+    const resumed = await legacyStream(fleet.url, sessionId, primingId, record.fetch);
     expect((await resumed.next())?.message).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/tools/list_changed',
     });
     await resumed.drop();
-    expect(new Set(fleet.upstreamsSince(mark)).size).toBe(1);
+    expect(record.upstreams()).toHaveLength(5);
+    expect(new Set(record.upstreams()).size).toBe(1);
   });
 
   it('spreads legacy sessions over the replicas by a hash of the id nginx chose', async () => {
     const holders = new Set<string>();
     // With 16 random ids the chance that all hash to one of three replicas is below 1e-5.
     for (let i = 0; i < 16; i++) {
-      const mark = fleet.mark();
-      const sessionId = await legacyHandshake(fleet.url);
+      const record = new UpstreamRecord();
+      const sessionId = await legacyHandshake(fleet.url, record.fetch);
       // nginx's $request_id: 16 random bytes in hex, adopted by the replica.
       expect(sessionId).toMatch(/^[0-9a-f]{32}$/);
-      const listed = await legacyPost(fleet.url, list(i + 1), sessionId);
+      const listed = await legacyPost(fleet.url, list(i + 1), sessionId, record.fetch);
       expect(listed.status).toBe(200);
       await listed.text();
-      const answeredBy = new Set(fleet.upstreamsSince(mark));
+      const answeredBy = new Set(record.upstreams());
       expect(answeredBy.size).toBe(1);
       for (const address of answeredBy) holders.add(address);
     }
@@ -96,16 +99,18 @@ describe.skipIf(!redisAvailable || !nginxAvailable)('replicas behind nginx', () 
   });
 
   it('a task created on one replica is polled and cancelled through others', async () => {
-    const client = await fleet.client();
+    const record = new UpstreamRecord();
+    const client = await fleet.client({}, record);
     const { task } = await client.startToolTask('slow_compute', { seconds: 3600 });
     if (task === undefined) throw new Error('the call did not become a task');
-    const createdOn = fleet.upstreamsSince(0).at(-1);
 
     const polled = await client.resumeToolTask(task.taskId);
     expect(polled.state.status).toBe('working');
-    const polledOn = fleet.upstreamsSince(0).at(-1);
     await polled.cancel();
-    const cancelledOn = fleet.upstreamsSince(0).at(-1);
+    const createdOn = record.lastFor('tools/call');
+    const polledOn = record.lastFor('tasks/get');
+    const cancelledOn = record.lastFor('tasks/cancel');
+    expect(createdOn).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(polledOn).not.toBe(createdOn);
     expect(cancelledOn).not.toBe(createdOn);
     expect((await client.resumeToolTask(task.taskId)).state.status).toBe('cancelled');

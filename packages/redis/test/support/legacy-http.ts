@@ -4,6 +4,12 @@ import { SseParser } from '@twofold/transports/experimental';
 
 const VERSION = '2025-11-25';
 
+/** How the helpers send: the runtime's `fetch` unless a test records what answered. */
+export type Send = (
+  url: URL | string,
+  init: RequestInit & { headers: Record<string, string> },
+) => Promise<Response>;
+
 function headers(sessionId: string | undefined, extra: Record<string, string> = {}) {
   return {
     accept: 'application/json, text/event-stream',
@@ -15,16 +21,22 @@ function headers(sessionId: string | undefined, extra: Record<string, string> = 
 }
 
 /** POSTs one message of a legacy session. */
-export function legacyPost(url: URL | string, message: JsonRpcMessage, sessionId?: string) {
+export function legacyPost(
+  url: URL | string,
+  message: JsonRpcMessage,
+  sessionId?: string,
+  send: Send = fetch,
+) {
   const body = JSON.stringify(message);
-  return fetch(url, { method: 'POST', headers: headers(sessionId), body });
+  return send(url, { method: 'POST', headers: headers(sessionId), body });
 }
 
 /** initialize + initialized; returns the session id. */
-export async function legacyHandshake(url: URL | string): Promise<string> {
+export async function legacyHandshake(url: URL | string, send: Send = fetch): Promise<string> {
   const clientInfo = { name: 'legacy-test', version: '1' };
   const params = { protocolVersion: VERSION, capabilities: {}, clientInfo };
-  const response = await legacyPost(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
+  const initialize = { jsonrpc: '2.0' as const, id: 0, method: 'initialize', params };
+  const response = await legacyPost(url, initialize, undefined, send);
   if (response.status !== 200) throw new Error(`initialize: HTTP ${response.status}`);
   await response.text();
   const sessionId = response.headers.get('mcp-session-id');
@@ -33,6 +45,7 @@ export async function legacyHandshake(url: URL | string): Promise<string> {
     url,
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     sessionId,
+    send,
   );
   if (initialized.status !== 202) throw new Error(`initialized: HTTP ${initialized.status}`);
   return sessionId;
@@ -43,10 +56,11 @@ export async function legacyStream(
   url: URL | string,
   sessionId: string,
   lastEventId?: string,
+  send: Send = fetch,
 ): Promise<SseStream> {
   const extra: Record<string, string> = lastEventId ? { 'last-event-id': lastEventId } : {};
   const abort = new AbortController();
-  const response = await fetch(url, {
+  const response = await send(url, {
     method: 'GET',
     headers: headers(sessionId, { accept: 'text/event-stream', ...extra }),
     signal: abort.signal,

@@ -21,6 +21,40 @@ export const SESSION_ID_HEADER = 'X-New-Session-Id';
 
 const clientInfo = { name: 'nginx-test', version: '1.0.0' };
 
+/**
+ * Which replica answered each request sent through it, from the X-Upstream header the test
+ * nginx adds: known as soon as the answer's headers arrive, unlike nginx's access log.
+ */
+export class UpstreamRecord {
+  private readonly answers: { method: string; upstream: string }[] = [];
+
+  /** A fetch that records; give it to a client (`fleet.client`) or to the legacy helpers. */
+  readonly fetch = async (
+    url: URL | string,
+    init: RequestInit & { headers?: Record<string, string> } = {},
+  ): Promise<Response> => {
+    const response = await fetch(url, init);
+    const header = Object.entries(init.headers ?? {}).find(
+      ([name]) => name.toLowerCase() === 'mcp-method',
+    );
+    const upstream = response.headers.get('x-upstream') ?? 'no X-Upstream header';
+    this.answers.push({ method: header?.[1] ?? init.method ?? 'GET', upstream });
+    return response;
+  };
+
+  /** The replicas (host:port) that answered, in order; only those for `method` when given. */
+  upstreams(method?: string): string[] {
+    return this.answers
+      .filter((answer) => method === undefined || answer.method === method)
+      .map((answer) => answer.upstream);
+  }
+
+  /** The replica that answered the latest `method` request. */
+  lastFor(method: string): string | undefined {
+    return this.upstreams(method).at(-1);
+  }
+}
+
 /** Starts the replicas and nginx for the calling file; the returned getters work in tests. */
 export function useReplicasBehindNginx() {
   const redis = useRedis();
@@ -60,15 +94,11 @@ export function useReplicasBehindNginx() {
     get url() {
       return running().url;
     },
-    /** How many requests nginx proxied so far (a mark for `upstreamsSince`). */
-    mark: () => running().upstreams().length,
-    /** The replica addresses (host:port) that answered the requests proxied since `mark`. */
-    upstreamsSince: (mark: number) => running().upstreams().slice(mark),
     /** The replica whose address is `address`. */
     replicaAt: (address: string | undefined) => replicas.find((r) => r.url.host === address),
-    /** A twofold client through nginx; closed by the caller. */
-    client: (options: Partial<McpClientOptions> = {}) =>
-      McpClient.connect(httpServer({ url: running().url }), {
+    /** A twofold client through nginx, its answers in `record` when given; closed by the caller. */
+    client: (options: Partial<McpClientOptions> = {}, record?: UpstreamRecord) =>
+      McpClient.connect(httpServer({ url: running().url, fetch: record?.fetch }), {
         clientInfo,
         era: 'modern',
         handlers: { elicitation: async () => ({ action: 'accept', content: {} }) },
