@@ -44,7 +44,7 @@ async function modernHandler(
   message: JsonRpcRequest | JsonRpcNotification,
   exchange: HttpExchange,
 ) {
-  modernSeen.push(`${message.method} @ ${exchange.headers.get('mcp-protocol-version')}`);
+  modernSeen.push(`${message.method} @ ${exchange.headers['mcp-protocol-version']}`);
   if (!('id' in message)) return;
   const cacheable = { resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
   const meta = { 'io.modelcontextprotocol/serverInfo': SERVER_INFO };

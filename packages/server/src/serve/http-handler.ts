@@ -12,8 +12,8 @@ import {
 } from '@twofold/protocol/experimental';
 import {
   createHttpHandler,
+  guardHandler,
   type HttpExchange,
-  type HttpRequestContext,
   type HttpServerCoreOptions,
   type HttpServerHandler,
   type LegacyHooks,
@@ -117,10 +117,10 @@ export function createServerHttpHandler(
   const close = () => listens.close().then(closeCore);
   if (resourceServer === undefined) return Object.assign(handler, { close });
   // The metadata document is public: it tells a client without a token how to get one.
-  const protectedHandler = async (request: Request, context?: HttpRequestContext) =>
-    (request.method !== 'POST' ? resourceServer.serveMetadata(request) : undefined) ??
-    handler(request, context);
-  return Object.assign(protectedHandler, { close });
+  const guarded = guardHandler(handler, (request) =>
+    request.method !== 'POST' ? resourceServer.serveMetadata(request.toRequest()) : undefined,
+  );
+  return Object.assign(guarded, { close });
 }
 
 /** Warning code of an HTTP endpoint whose `requestState` key is random, per process. */
@@ -152,7 +152,13 @@ function modernHandler(
     shutdown?: AbortSignal,
   ) => {
     const response = await handleModernRequest(server, message, {
-      signal: exchange.signal,
+      // The exchange makes its signal only when a handler reads it.
+      get signal() {
+        return exchange.signal;
+      },
+      get aborted() {
+        return exchange.aborted;
+      },
       notify: (notification) => exchange.notify(notification),
       onerror,
       shutdown,
@@ -160,7 +166,7 @@ function modernHandler(
       headers: visibleHeaders(exchange.headers),
     });
     // A client that went away has cancelled the request: there is no stream left to answer on.
-    if (exchange.signal.aborted) return;
+    if (exchange.aborted) return;
     // A request missing its required `_meta` is malformed: 400, unlike other -32602 errors.
     const malformed = 'error' in response && !readRequestEnvelope(message.params).ok;
     await exchange.respond(response, malformed ? { status: 400 } : undefined);

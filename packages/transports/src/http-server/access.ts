@@ -4,7 +4,8 @@
  */
 import { type DecodedMessage, ErrorCode } from '@twofold/protocol/experimental';
 import { asError } from './failures';
-import { errorResponse } from './responses';
+import type { IncomingRequest } from './incoming';
+import { type Answer, errorResponse } from './responses';
 import type { HttpGrant, HttpServerCoreOptions } from './types';
 
 // Without access control every request is let through with an empty grant.
@@ -14,12 +15,12 @@ const INTERNAL = { code: ErrorCode.InternalError, message: 'Internal error' };
 
 /** The access control's verdict on a request: its grant, or the refusal to answer with. */
 export async function authenticate(
-  request: Request,
+  request: IncomingRequest,
   settings: HttpServerCoreOptions,
-): Promise<HttpGrant | Response> {
+): Promise<HttpGrant | Answer> {
   if (settings.access === undefined) return OPEN;
   try {
-    return await settings.access.authenticate(request);
+    return await settings.access.authenticate(request.toRequest());
   } catch (error) {
     settings.onerror?.(asError(error));
     return errorResponse(500, INTERNAL);
@@ -31,7 +32,7 @@ export async function authorize(
   decoded: DecodedMessage,
   grant: HttpGrant,
   settings: HttpServerCoreOptions,
-): Promise<Response | undefined> {
+): Promise<Answer | undefined> {
   if (settings.access?.authorize === undefined) return undefined;
   try {
     return await settings.access.authorize(decoded.message, grant);

@@ -12,34 +12,29 @@ import {
   ErrorCode,
   parseMessage,
 } from '@twofold/protocol/experimental';
-import { errorResponse, rejectRequest } from './responses';
-import { unrefTimer } from './sse-stream';
+import type { BodyLimits, IncomingRequest } from './incoming';
+import { type Answer, errorResponse, Reply, rejectRequest } from './responses';
 
 /** The posted message, or the refusal to send instead. */
-export type MessageResult =
-  | { ok: true; decoded: DecodedMessage }
-  | { ok: false; response: Response };
+export type MessageResult = { ok: true; decoded: DecodedMessage } | { ok: false; response: Reply };
 
 /** The body's text, or the refusal to send instead. */
-export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
+export type BodyResult = { ok: true; text: string } | { ok: false; response: Reply };
 
-/** The bounds of one body read. */
-export interface BodyLimits {
-  maxBytes: number;
-  /** From the start of the read to its end; 0 turns the bound off. */
-  timeoutMs: number;
-}
-
-/** Marks a response as the last on its connection (HTTP/1.1 `Connection: close`). */
-export function closingConnection(response: Response): Response {
+/** Marks an answer as the last on its connection (HTTP/1.1 `Connection: close`). */
+export function closingConnection(answer: Answer): Answer {
+  if (answer instanceof Reply) {
+    answer.headers.Connection = 'close';
+    return answer;
+  }
   try {
-    response.headers.set('Connection', 'close');
-    return response;
+    answer.headers.set('Connection', 'close');
+    return answer;
   } catch {
     // Immutable headers (a Response that came from fetch): the same answer, rebuilt.
-    const headers = new Headers(response.headers);
+    const headers = new Headers(answer.headers);
     headers.set('Connection', 'close');
-    return new Response(response.body, { status: response.status, headers });
+    return new Response(answer.body, { status: answer.status, headers });
   }
 }
 
@@ -48,14 +43,14 @@ export function closingConnection(response: Response): Response {
  * is cancelled and the connection closed after the answer, instead of reading and discarding
  * an upload of any size to keep the connection alive.
  */
-export function discardUnreadBody(request: Request, response: Response): Response {
-  if (request.body === null || request.bodyUsed) return response;
-  request.body.cancel().catch(() => undefined);
-  return closingConnection(response);
+export function discardUnreadBody(request: IncomingRequest, answer: Answer): Answer {
+  return request.discardBody() ? closingConnection(answer) : answer;
 }
 
-function refused(status: number, message: string): BodyResult {
-  return { ok: false, response: closingConnection(rejectRequest(status, message)) };
+function refused(status: number, message: string): { ok: false; response: Reply } {
+  const response = rejectRequest(status, message);
+  response.headers.Connection = 'close';
+  return { ok: false, response };
 }
 
 const tooLarge = (limits: BodyLimits) =>
@@ -64,67 +59,20 @@ const tooSlow = (limits: BodyLimits) =>
   refused(408, `Request body not received within ${limits.timeoutMs} ms`);
 
 /**
- * Reads the body's bytes, stopping (and cancelling the stream) at the first byte over the limit
- * (`'too-large'`) or when the time runs out (`'too-slow'`); `'cut-off'` when the stream fails.
- */
-async function readBytes(
-  request: Request,
-  limits: BodyLimits,
-): Promise<Uint8Array | 'too-large' | 'too-slow' | 'cut-off'> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<'too-slow'>((resolve) => {
-    if (limits.timeoutMs > 0) timer = unrefTimer(setTimeout(resolve, limits.timeoutMs, 'too-slow'));
-  });
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      // A body that fails to arrive (the client or the adapter dropped the connection).
-      const next = await Promise.race([reader.read(), expired]).catch(() => 'cut-off' as const);
-      if (next === 'cut-off') return next;
-      if (next === 'too-slow') {
-        await reader.cancel().catch(() => undefined);
-        return next;
-      }
-      if (next.done) break;
-      total += next.value.byteLength;
-      if (total > limits.maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        return 'too-large';
-      }
-      chunks.push(next.value);
-    }
-  } finally {
-    clearTimeout(timer);
-  }
-  return concat(chunks, total);
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
-
-/**
  * Reads and decodes the body: 413 over `maxBytes`, 408 past `timeoutMs` (both closing the
  * connection), 400 (-32700) for invalid UTF-8.
  */
-export async function readBodyText(request: Request, limits: BodyLimits): Promise<BodyResult> {
+export async function readBodyText(
+  request: IncomingRequest,
+  limits: BodyLimits,
+): Promise<BodyResult> {
   if (request.bodyUsed) return { ok: false, response: bodyAlreadyRead() };
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limits.maxBytes) {
-    request.body?.cancel().catch(() => undefined);
+  const declared = request.header('content-length');
+  if (declared !== undefined && Number(declared) > limits.maxBytes) {
+    request.discardBody();
     return tooLarge(limits);
   }
-  const bytes = await readBytes(request, limits);
+  const bytes = await request.readBody(limits);
   if (bytes === 'too-large') return tooLarge(limits);
   if (bytes === 'too-slow') return tooSlow(limits);
   // Nobody is left to read this answer; it only ends the exchange without an error report.
@@ -132,10 +80,13 @@ export async function readBodyText(request: Request, limits: BodyLimits): Promis
   return decodeText(bytes);
 }
 
+// One decoder for every body: `fatal` decoding keeps no state between calls.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /** The bytes as UTF-8 text; 400 (-32700) when they are not valid UTF-8. */
 function decodeText(bytes: Uint8Array): BodyResult {
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+    return { ok: true, text: utf8.decode(bytes) };
   } catch {
     return {
       ok: false,
@@ -151,7 +102,7 @@ function decodeText(bytes: Uint8Array): BodyResult {
  * The answer when the body was read before the handler got it and nothing was passed in its
  * place: a host misconfiguration (500), said in words rather than left to hang.
  */
-export function bodyAlreadyRead(): Response {
+export function bodyAlreadyRead(): Reply {
   return rejectRequest(
     500,
     'The request body was already read (a body parser ran before the MCP handler) and no ' +
@@ -165,7 +116,7 @@ export function bodyAlreadyRead(): Response {
  * -32600) when it is not one valid message.
  */
 export async function readPostedMessage(
-  request: Request,
+  request: IncomingRequest,
   limits: BodyLimits,
   parsedBody: unknown,
 ): Promise<MessageResult> {
@@ -186,7 +137,7 @@ function isRawBody(parsedBody: unknown): parsedBody is string | Uint8Array | und
 }
 
 async function rawBodyText(
-  request: Request,
+  request: IncomingRequest,
   limits: BodyLimits,
   parsedBody: string | Uint8Array | undefined,
 ) {

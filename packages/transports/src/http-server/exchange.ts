@@ -11,14 +11,15 @@ import {
   LocalErrorCode,
 } from '@twofold/protocol/experimental';
 import { encodeSseEvent } from '../sse/writer';
-import { jsonResponse, SSE_HEADERS, statusForResponse } from './responses';
+import type { IncomingRequest } from './incoming';
+import { type Answer, jsonResponse, Reply, sseReply, statusForResponse } from './responses';
 import { SerialQueue } from './serial';
 import { SseStream } from './sse-stream';
 import type { HttpExchange } from './types';
 
 /** Options of {@link PostExchange}. */
 export interface PostExchangeOptions {
-  request: Request;
+  request: IncomingRequest;
   sessionId?: string | undefined;
   /** What the access control granted the request (`HttpGrant.auth`). */
   auth?: unknown;
@@ -38,46 +39,50 @@ export interface PostExchangeOptions {
   onEnd?: (reason: 'answered' | 'aborted' | 'disconnected') => void;
 }
 
-/** Request headers as the plain record of `MessageContext.headers` (lower-case names). */
-export function headerRecord(headers: Headers): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = value;
-  });
-  return record;
-}
-
 // Status of the never-sent answer to a client that has already gone (nginx's "client closed").
 const CLIENT_CLOSED_STATUS = 499;
 
 /** The core's implementation of {@link HttpExchange}. */
 export class PostExchange implements HttpExchange {
-  readonly headers: Headers;
   readonly sessionId: string | undefined;
   readonly auth: unknown;
   /** Resolves with the HTTP answer as soon as its shape (JSON or SSE) is known. */
-  readonly response: Promise<Response>;
-  private readonly controller = new AbortController();
-  private resolveResponse!: (response: Response) => void;
+  readonly response: Promise<Answer>;
+  private resolveResponse!: (response: Answer) => void;
   private phase: 'pending' | 'sse' | 'ended' = 'pending';
   private stream: SseStream | undefined;
+  // Made when someone asks for the signal: most requests end without anyone listening.
+  private controller: AbortController | undefined;
+  private disconnect: LocalError | undefined;
+  private headerValues: Record<string, string> | undefined;
   // Every action runs after the previous one, so bytes stay in call order.
   private readonly serial = new SerialQueue();
-  private readonly onRequestAbort = () => this.disconnected();
+  private readonly stopWatching: () => void;
 
   constructor(private readonly options: PostExchangeOptions) {
-    this.headers = options.request.headers;
     this.sessionId = options.sessionId;
     this.auth = options.auth;
     this.response = new Promise((resolve) => {
       this.resolveResponse = resolve;
     });
-    if (options.request.signal.aborted) queueMicrotask(this.onRequestAbort);
-    else options.request.signal.addEventListener('abort', this.onRequestAbort, { once: true });
+    this.stopWatching = options.request.onDisconnect(() => this.disconnected());
+  }
+
+  get headers(): Readonly<Record<string, string>> {
+    this.headerValues ??= this.options.request.headerRecord();
+    return this.headerValues;
   }
 
   get signal(): AbortSignal {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      if (this.disconnect !== undefined) this.controller.abort(this.disconnect);
+    }
     return this.controller.signal;
+  }
+
+  get aborted(): boolean {
+    return this.disconnect !== undefined;
   }
 
   /** Whether the exchange can no longer send anything. */
@@ -134,7 +139,7 @@ export class PostExchange implements HttpExchange {
   }
 
   /** Ends the exchange without a response: `fallback` answers a POST still waiting. */
-  abort(fallback: () => Response): void {
+  abort(fallback: () => Answer): void {
     if (this.phase === 'ended') return;
     if (this.phase === 'pending') this.resolveResponse(fallback());
     this.stream?.close();
@@ -158,12 +163,7 @@ export class PostExchange implements HttpExchange {
     });
     this.stream = stream;
     this.phase = 'sse';
-    this.resolveResponse(
-      new Response(stream.body, {
-        status: 200,
-        headers: { ...SSE_HEADERS, ...this.options.responseHeaders },
-      }),
-    );
+    this.resolveResponse(sseReply(stream.body, this.options.responseHeaders ?? {}));
     const primingId = await this.options.primingId?.();
     if (primingId !== undefined) {
       const retry = this.options.retryIntervalMs;
@@ -183,18 +183,17 @@ export class PostExchange implements HttpExchange {
   private disconnected(): void {
     if (this.phase === 'ended') return;
     if (this.phase === 'pending') {
-      this.resolveResponse(new Response(null, { status: CLIENT_CLOSED_STATUS }));
+      this.resolveResponse(new Reply(CLIENT_CLOSED_STATUS, {}, null));
     }
     this.stream?.close();
     this.end('disconnected');
-    this.controller.abort(
-      new LocalError(LocalErrorCode.ConnectionClosed, 'The client disconnected'),
-    );
+    this.disconnect = new LocalError(LocalErrorCode.ConnectionClosed, 'The client disconnected');
+    this.controller?.abort(this.disconnect);
   }
 
   private end(reason: 'answered' | 'aborted' | 'disconnected'): void {
     this.phase = 'ended';
-    this.options.request.signal.removeEventListener('abort', this.onRequestAbort);
+    this.stopWatching();
     this.options.onEnd?.(reason);
   }
 }

@@ -2,8 +2,8 @@
  * The checks a request passes before its body is read: Host and Origin (DNS-rebinding
  * protection), `Content-Type` and `Accept`. Each returns the refusal to send, or undefined.
  */
-import { rejectRequest } from './responses';
-
+import type { IncomingRequest } from './incoming';
+import { type Reply, rejectRequest } from './responses';
 import type { HttpRequestContext } from './types';
 
 const LOOPBACK_NAMES = new Set(['localhost', '[::1]']);
@@ -49,25 +49,20 @@ function defaultAllowedHosts(context: HttpRequestContext | undefined): string[] 
   return [...new Set(names.map((name) => authority(name, local.port)))];
 }
 
-/** The `Host` the client addressed; falls back to the URL where a runtime omits the header. */
-export function requestHost(request: Request): string {
-  return request.headers.get('host') ?? new URL(request.url).host;
-}
-
 /**
  * 403 unless the Host header is allowed (compared case-insensitively): one of `allowedHosts`,
  * or by default one of the loopback names when the connection arrived on a loopback address
  * (see {@link HttpRequestContext.localAddress}). `false` turns the check off.
  */
 export function checkHost(
-  request: Request,
+  request: IncomingRequest,
   allowedHosts: readonly string[] | false | undefined,
   context: HttpRequestContext | undefined,
-): Response | undefined {
+): Reply | undefined {
   const allowed =
     allowedHosts === false ? undefined : (allowedHosts ?? defaultAllowedHosts(context));
   if (allowed === undefined) return undefined;
-  const host = requestHost(request).toLowerCase();
+  const host = request.host().toLowerCase();
   if (allowed.some((entry) => entry.toLowerCase() === host)) return undefined;
   return rejectRequest(403, `Host ${JSON.stringify(host)} is not allowed (see allowedHosts)`);
 }
@@ -88,11 +83,11 @@ function originOf(value: string): URL | undefined {
  * which no web page can speak for) pass. `false` turns the check off.
  */
 export function checkOrigin(
-  request: Request,
+  request: IncomingRequest,
   allowedOrigins: readonly string[] | false | undefined,
-): Response | undefined {
-  const origin = request.headers.get('origin');
-  if (origin === null || allowedOrigins === false) return undefined;
+): Reply | undefined {
+  const origin = request.header('origin');
+  if (origin === undefined || allowedOrigins === false) return undefined;
   // `Origin: null` (sandboxed frames, file:) fails to parse and is refused.
   const parsed = originOf(origin);
   const allowed =
@@ -106,9 +101,9 @@ export function checkOrigin(
 }
 
 /** 415 unless the body is declared `application/json` (a charset, if any, must be UTF-8). */
-export function checkContentType(request: Request): Response | undefined {
-  const value = request.headers.get('content-type');
-  if (value !== null) {
+export function checkContentType(request: IncomingRequest): Reply | undefined {
+  const value = request.header('content-type');
+  if (value !== undefined) {
     const [essence = '', ...params] = value.split(';').map((part) => part.trim().toLowerCase());
     const charset = params.find((param) => param.startsWith('charset='))?.slice('charset='.length);
     const utf8 = charset === undefined || ['utf-8', '"utf-8"', 'utf8'].includes(charset);
@@ -118,8 +113,8 @@ export function checkContentType(request: Request): Response | undefined {
 }
 
 /** The media ranges of an `Accept` header with a non-zero quality, lower-cased. */
-function acceptedRanges(request: Request): string[] {
-  const header = request.headers.get('accept') ?? '';
+function acceptedRanges(request: IncomingRequest): string[] {
+  const header = request.header('accept') ?? '';
   const ranges: string[] = [];
   for (const entry of header.split(',')) {
     const [range = '', ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
@@ -139,7 +134,10 @@ function accepts(ranges: readonly string[], mediaType: string): boolean {
  * JSON and SSE, `application/*` admits JSON. A missing `Accept` is refused, since MCP clients
  * must send one.
  */
-export function checkAccept(request: Request, mediaTypes: readonly string[]): Response | undefined {
+export function checkAccept(
+  request: IncomingRequest,
+  mediaTypes: readonly string[],
+): Reply | undefined {
   const ranges = acceptedRanges(request);
   if (mediaTypes.every((mediaType) => accepts(ranges, mediaType))) return undefined;
   return rejectRequest(406, `Accept must include ${mediaTypes.join(' and ')}`);

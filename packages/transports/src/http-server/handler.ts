@@ -1,6 +1,7 @@
 /**
  * The Streamable HTTP server core: a web-standard `(Request) => Promise<Response>` that owns the
- * HTTP duties of an MCP endpoint for both eras, so the server package only implements MCP.
+ * HTTP duties of an MCP endpoint for both eras, so the server package only implements MCP. Its
+ * `answer` entry serves the same requests without web objects (node:http).
  *
  * POST checks, in order: Host (403) → Origin (403) → access control's authenticate (401) →
  * Content-Type (415) → Accept (406) → body size (413) → UTF-8 (400, -32700) → JSON (400,
@@ -19,10 +20,17 @@ import {
 import { authenticate, authorize } from './access';
 import { discardUnreadBody, readPostedMessage } from './body';
 import { checkAccept, checkContentType, checkHost, checkOrigin } from './guards';
+import { type IncomingRequest, WebIncoming } from './incoming';
 import { LegacyEndpoint } from './legacy/endpoint';
 import { type CoreSettings, handleModernPost } from './modern';
-import { errorResponse, methodNotAllowed } from './responses';
-import type { HttpGrant, HttpHandler, HttpRequestContext, HttpServerCoreOptions } from './types';
+import { type Answer, errorResponse, isAnswer, methodNotAllowed, toResponse } from './responses';
+import type {
+  AnsweringHandler,
+  CoreHandler,
+  HttpGrant,
+  HttpRequestContext,
+  HttpServerCoreOptions,
+} from './types';
 
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 60_000;
@@ -34,7 +42,7 @@ const DEFAULT_KEEP_ALIVE_INTERVAL_MS = 15_000;
  *
  * @experimental
  */
-export interface HttpServerHandler extends HttpHandler {
+export interface HttpServerHandler extends AnsweringHandler {
   /** Closes every legacy session (ending their streams and pending POSTs). */
   close(): Promise<void>;
 }
@@ -80,7 +88,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
     options.legacy === undefined ? undefined : new LegacyEndpoint(options.legacy, settings);
   const allow = legacy?.hasSessions === true ? 'GET, POST, DELETE' : 'POST';
 
-  const route = async (request: Request, context: HttpRequestContext): Promise<Response> => {
+  const route = async (request: IncomingRequest, context: HttpRequestContext): Promise<Answer> => {
     const refusal =
       checkHost(request, options.allowedHosts, context) ??
       checkOrigin(request, options.allowedOrigins);
@@ -91,7 +99,7 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
       (sessions !== undefined && (request.method === 'GET' || request.method === 'DELETE'));
     if (!served) return methodNotAllowed(allow);
     const grant = await authenticate(request, settings);
-    if (grant instanceof Response) return grant;
+    if (isAnswer(grant)) return grant;
     if (request.method === 'POST') return handlePost(request, context, settings, legacy, grant);
     // Only a sessionful legacy endpoint gets here with GET or DELETE.
     const endpoint = sessions as LegacyEndpoint;
@@ -100,18 +108,20 @@ export function createHttpHandler(options: HttpServerCoreOptions): HttpServerHan
       : endpoint.delete(request, grant);
   };
   // Nothing of a request refused before its body is read: the adapter drops the rest of it.
-  const handler = async (request: Request, context: HttpRequestContext = {}) =>
+  const answer: CoreHandler = async (request, context = {}) =>
     discardUnreadBody(request, await route(request, context));
-  return Object.assign(handler, { close: async () => legacy?.close() });
+  const handler = async (request: Request, context?: HttpRequestContext) =>
+    toResponse(await answer(new WebIncoming(request), context));
+  return Object.assign(handler, { answer, close: async () => legacy?.close() });
 }
 
 async function handlePost(
-  request: Request,
+  request: IncomingRequest,
   context: HttpRequestContext,
   settings: CoreSettings,
   legacy: LegacyEndpoint | undefined,
   grant: HttpGrant,
-): Promise<Response> {
+): Promise<Answer> {
   const refusal =
     checkContentType(request) ?? checkAccept(request, ['application/json', 'text/event-stream']);
   if (refusal !== undefined) return refusal;
@@ -120,8 +130,8 @@ async function handlePost(
   if (!posted.ok) return posted.response;
   const decoded: DecodedMessage = posted.decoded;
 
-  const protocolVersionHeader = request.headers.get(MCP_PROTOCOL_VERSION_HEADER) ?? undefined;
-  const sessionId = request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined;
+  const protocolVersionHeader = request.header(MCP_PROTOCOL_VERSION_HEADER);
+  const sessionId = request.header(MCP_SESSION_ID_HEADER);
   const route = routeHttpPost(decoded, { protocolVersionHeader, sessionId });
   const id = decoded.kind === 'request' ? decoded.message.id : undefined;
   switch (route.route) {
@@ -144,7 +154,7 @@ async function handlePost(
 }
 
 /** A legacy message on a modern-only endpoint: the versions it offers, so the client can move on. */
-function modernOnly(requested: string, id: RequestId | undefined): Response {
+function modernOnly(requested: string, id: RequestId | undefined): Answer {
   const error = new UnsupportedProtocolVersionError(MODERN_VERSIONS, requested).toErrorObject();
   return errorResponse(400, error, { id });
 }

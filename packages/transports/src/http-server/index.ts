@@ -3,9 +3,19 @@
  * transport over it, and the in-memory event store for resumable legacy streams.
  */
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './event-store';
+export { guardHandler, type HandlerCheck } from './guard-handler';
 export { createHttpHandler, type HttpServerHandler } from './handler';
+export {
+  type BodyLimits,
+  type BodyShortfall,
+  type IncomingRequest,
+  WebIncoming,
+} from './incoming';
+export { type Answer, Reply, toResponse } from './responses';
 export { HttpServerTransport, type HttpServerTransportOptions } from './transport';
 export type {
+  AnsweringHandler,
+  CoreHandler,
   EventStore,
   HttpAccessControl,
   HttpExchange,

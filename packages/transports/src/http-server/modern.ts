@@ -15,7 +15,8 @@ import {
 import { authorize } from './access';
 import { PostExchange } from './exchange';
 import { asError, invokeSafely } from './failures';
-import { acceptedResponse, errorResponse } from './responses';
+import type { IncomingRequest } from './incoming';
+import { type Answer, acceptedResponse, errorResponse } from './responses';
 import type { HttpGrant, HttpServerCoreOptions } from './types';
 
 /** The resolved options the POST paths share. */
@@ -27,11 +28,11 @@ export interface CoreSettings extends HttpServerCoreOptions {
 
 /** Answers one modern POST. */
 export async function handleModernPost(
-  request: Request,
+  request: IncomingRequest,
   decoded: DecodedMessage,
   settings: CoreSettings,
   grant: HttpGrant,
-): Promise<Response> {
+): Promise<Answer> {
   if (decoded.kind !== 'request' && decoded.kind !== 'notification') {
     // Only legacy clients answer server requests; a modern endpoint never sends any.
     return errorResponse(400, {
@@ -44,7 +45,7 @@ export async function handleModernPost(
   const handler = settings.modern;
   if (handler === undefined) {
     const requested =
-      protocolVersionOf(message.params) ?? request.headers.get(MCP_PROTOCOL_VERSION_HEADER) ?? '';
+      protocolVersionOf(message.params) ?? request.header(MCP_PROTOCOL_VERSION_HEADER) ?? '';
     const offered = settings.legacy === undefined ? [] : LEGACY_VERSIONS;
     return errorResponse(
       400,
@@ -55,7 +56,7 @@ export async function handleModernPost(
 
   const toolName = message.method === 'tools/call' ? message.params?.name : undefined;
   const headerParams = typeof toolName === 'string' ? settings.headerParams?.(toolName) : undefined;
-  const check = checkRequestHeaders((name) => request.headers.get(name), message, headerParams);
+  const check = checkRequestHeaders((name) => request.header(name), message, headerParams);
   if (!check.ok) {
     return errorResponse(
       400,

@@ -1,6 +1,7 @@
 /**
  * The HTTP responses the core writes itself: JSON-RPC error bodies for rejected requests, JSON
- * answers, and the headers of SSE streams.
+ * answers, and the headers of SSE streams. They are {@link Reply} values, which node:http
+ * writes as they are and web handlers turn into a `Response`.
  */
 import {
   createErrorResponse,
@@ -18,16 +19,49 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'X-Accel-Buffering': 'no',
 };
 
+/**
+ * An answer the core made: a status, headers, and a body of text (JSON), a stream (SSE) or
+ * none. Its headers stay writable until it is sent.
+ *
+ * @experimental
+ */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: string | ReadableStream<Uint8Array> | null,
+  ) {}
+
+  /** The reply as a web `Response`. */
+  toResponse(): Response {
+    return new Response(this.body, { status: this.status, headers: this.headers });
+  }
+}
+
+/**
+ * What the core answers a request with: a {@link Reply} of its own, or a `Response` that a
+ * hook (access control) made.
+ *
+ * @experimental
+ */
+export type Answer = Reply | Response;
+
+/** The answer as a web `Response`. */
+export function toResponse(answer: Answer): Response {
+  return answer instanceof Reply ? answer.toResponse() : answer;
+}
+
 /** A JSON body with the given status and extra headers. */
 export function jsonResponse(
   status: number,
   body: JsonRpcMessage,
   headers: Record<string, string> = {},
-): Response {
-  return new Response(JSON.stringify(body), {
+): Reply {
+  return new Reply(
     status,
-    headers: { 'Content-Type': 'application/json', ...headers },
-  });
+    { 'Content-Type': 'application/json', ...headers },
+    JSON.stringify(body),
+  );
 }
 
 /** A JSON-RPC error body (`id` included when it was readable) with an HTTP status. */
@@ -35,7 +69,7 @@ export function errorResponse(
   status: number,
   error: ErrorObject,
   options: { id?: RequestId | undefined; headers?: Record<string, string> } = {},
-): Response {
+): Reply {
   return jsonResponse(status, createErrorResponse(options.id, error), options.headers);
 }
 
@@ -44,13 +78,13 @@ export function rejectRequest(
   status: number,
   message: string,
   headers: Record<string, string> = {},
-): Response {
+): Reply {
   return errorResponse(status, { code: ErrorCode.InvalidRequest, message }, { headers });
 }
 
 /** 202 Accepted with no body: the answer to notifications and responses. */
-export function acceptedResponse(headers: Record<string, string> = {}): Response {
-  return new Response(null, { status: 202, headers });
+export function acceptedResponse(headers: Record<string, string> = {}): Reply {
+  return new Reply(202, { ...headers }, null);
 }
 
 /**
@@ -72,6 +106,16 @@ export function statusForResponse(message: JsonRpcResponse): number {
 }
 
 /** 405 with the methods the endpoint does accept. */
-export function methodNotAllowed(allow: string): Response {
+export function methodNotAllowed(allow: string): Reply {
   return rejectRequest(405, `Method not allowed; this endpoint accepts ${allow}`, { Allow: allow });
+}
+
+/** An SSE stream's answer: 200, the SSE headers and `extra`, and `body` as it is written. */
+export function sseReply(body: ReadableStream<Uint8Array>, extra: Record<string, string>): Reply {
+  return new Reply(200, { ...SSE_HEADERS, ...extra }, body);
+}
+
+/** Whether `value` is an answer rather than, say, an access control's grant. */
+export function isAnswer(value: unknown): value is Answer {
+  return value instanceof Reply || value instanceof Response;
 }

@@ -18,7 +18,6 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
-import { headerRecord } from './exchange';
 import { createHttpHandler, type HttpServerHandler } from './handler';
 import type { HttpExchange, HttpServerCoreOptions } from './types';
 
@@ -115,7 +114,7 @@ export class HttpServerTransport implements Transport {
         if (this.exchanges.get(id) === exchange) this.exchanges.delete(id);
       });
     }
-    this.onmessage?.(message, { headers: headerRecord(exchange.headers), signal: exchange.signal });
+    this.onmessage?.(message, { headers: exchange.headers, signal: exchange.signal });
   }
 
   /** Ends an exchange this transport cannot serve with an error response of the core's own. */

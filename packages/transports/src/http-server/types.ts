@@ -12,6 +12,8 @@ import type {
   MessageContext,
   Transport,
 } from '@twofold/protocol/experimental';
+import type { IncomingRequest } from './incoming';
+import type { Answer } from './responses';
 
 /**
  * One inbound POST being answered. The answer is a single JSON body unless something is sent
@@ -21,10 +23,15 @@ import type {
  * @experimental
  */
 export interface HttpExchange {
-  /** The request's headers. */
-  readonly headers: Headers;
-  /** Fires when the client goes away (modern: that is the cancellation of the request). */
+  /** The request's headers, by lower-case name (read when first asked for). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Fires when the client goes away (modern: that is the cancellation of the request). Made
+   * when first read: a caller that only needs to know uses {@link HttpExchange.aborted}.
+   */
   readonly signal: AbortSignal;
+  /** Whether the client has gone away. */
+  readonly aborted: boolean;
   /** The legacy session, when the POST belongs to one. */
   readonly sessionId?: string | undefined;
   /** What the endpoint's access control granted this request ({@link HttpGrant.auth}). */
@@ -250,6 +257,28 @@ export interface HttpServerCoreOptions {
  * @experimental
  */
 export type HttpHandler = (request: Request, context?: HttpRequestContext) => Promise<Response>;
+
+/**
+ * The core's entry under a runtime's handler: the request seen as an {@link IncomingRequest},
+ * answered with a {@link Reply} of the core's or a hook's `Response`. node:http calls it
+ * directly, so no web `Request` or `Response` is made on its way.
+ *
+ * @experimental
+ */
+export type CoreHandler = (
+  request: IncomingRequest,
+  context?: HttpRequestContext,
+) => Promise<Answer>;
+
+/**
+ * A web-standard handler that also offers the core's entry (`createHttpHandler`'s, and the
+ * server package's).
+ *
+ * @experimental
+ */
+export interface AnsweringHandler extends HttpHandler {
+  readonly answer: CoreHandler;
+}
 
 /**
  * What a host knows about a request beyond the `Request` itself, passed as a handler's second

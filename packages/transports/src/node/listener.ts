@@ -1,12 +1,15 @@
 /**
- * `toNodeListener`: serves a web-standard handler on `node:http`. The response body is
- * streamed with backpressure (`drain`), and a client that goes away cancels it, which the
- * core sees as the disconnect of that exchange.
+ * `toNodeListener`: serves a web-standard handler on `node:http`. A handler with the core's
+ * entry (`createHttpHandler`'s) is called with the node request itself, and its own replies
+ * are written as they are: a JSON answer in one write. A streamed body goes out with
+ * backpressure (`drain`), and a client that goes away cancels it, which the core sees as the
+ * disconnect of that exchange.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyAlreadyRead } from '../http-server/body';
-import type { HttpHandler, HttpRequestContext } from '../http-server/types';
-import { bodyConsumed, toWebRequest } from './request';
+import { type Answer, Reply } from '../http-server/responses';
+import type { CoreHandler, HttpHandler, HttpRequestContext } from '../http-server/types';
+import { bodyConsumed, NodeIncoming, toWebRequest } from './request';
 
 /**
  * A `node:http` request listener, as taken by `http.createServer`.
@@ -28,6 +31,19 @@ function writable(res: ServerResponse): Promise<void> {
   });
 }
 
+/** Writes the core's reply: a text body (or none) with its head in one write, else a stream. */
+function writeReply(reply: Reply, res: ServerResponse): Promise<void> {
+  const { status, headers, body } = reply;
+  if (body === null || typeof body === 'string') {
+    headers['Content-Length'] = String(body === null ? 0 : Buffer.byteLength(body));
+    res.writeHead(status, headers);
+    res.end(body ?? undefined);
+    return Promise.resolve();
+  }
+  res.writeHead(status, headers);
+  return writeStream(body, res);
+}
+
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
@@ -39,9 +55,18 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     res.end();
     return;
   }
+  await writeStream(response.body, res);
+}
+
+function writeAnswer(answer: Answer, res: ServerResponse): Promise<void> {
+  return answer instanceof Reply ? writeReply(answer, res) : writeResponse(answer, res);
+}
+
+/** Streams `body` after the head, with backpressure; a client gone cancels it. */
+async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
   // Streams (SSE) must reach the client before their first event.
   res.flushHeaders();
-  const reader = response.body.getReader();
+  const reader = body.getReader();
   const cancel = () => {
     reader.cancel().catch(() => undefined);
   };
@@ -96,6 +121,18 @@ function reportAndFail(error: unknown, res: ServerResponse, options: NodeListene
   res.end('Internal Server Error');
 }
 
+/** The handler's answer: through the core's entry when it has one, else from a web `Request`. */
+function answerOf(
+  handler: HttpHandler & { answer?: CoreHandler },
+  req: IncomingMessage,
+  res: ServerResponse,
+  context: HttpRequestContext,
+): Promise<Answer> {
+  return handler.answer === undefined
+    ? handler(toWebRequest(req, res), context)
+    : handler.answer(new NodeIncoming(req, res), context);
+}
+
 /**
  * Serves one `node:http` request with a web-standard handler, which gets the connection's
  * local address (for its default Host check) and `parsedBody`. For framework adapters that
@@ -118,10 +155,8 @@ export async function handleNodeRequest(
   try {
     const method = req.method ?? 'GET';
     const unreadable = parsedBody === undefined && method === 'POST' && bodyConsumed(req);
-    const response = unreadable
-      ? bodyAlreadyRead()
-      : await handler(toWebRequest(req, res), context);
-    await writeResponse(response, res);
+    const answer = unreadable ? bodyAlreadyRead() : await answerOf(handler, req, res, context);
+    await writeAnswer(answer, res);
   } catch (error) {
     reportAndFail(error, res, options);
   }

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { guardHandler } from '../http-server/guard-handler';
 import { authority, checkHost, isLoopbackHost } from '../http-server/guards';
 import type { HttpHandler } from '../http-server/types';
 import { type NodeListenerOptions, toNodeListener } from './listener';
@@ -115,14 +116,12 @@ export async function serve(
   // A list, `false`, or a bind that is not loopback replace the handler's default check.
   const allowedHosts =
     options.allowedHosts ?? (isLoopbackHost(authority(host, 0)) ? undefined : false);
-  const guarded: HttpHandler = async (request, context) => {
-    const refusal = checkHost(request, allowedHosts, context);
-    if (refusal !== undefined) return refusal;
-    return handler(
-      request,
-      allowedHosts === undefined ? context : { ...context, localAddress: undefined },
-    );
-  };
+  const guarded = guardHandler(
+    handler,
+    (request, context) => checkHost(request, allowedHosts, context),
+    // A list or `false` replaces the handler's default check: it is not told the address.
+    (context) => (allowedHosts === undefined ? context : { ...context, localAddress: undefined }),
+  );
   const server = createServer(timeoutSettings(options), toNodeListener(guarded, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

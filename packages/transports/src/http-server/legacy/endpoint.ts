@@ -14,7 +14,8 @@ import {
 } from '@twofold/protocol/experimental';
 import { asError } from '../failures';
 import { checkAccept } from '../guards';
-import { errorResponse } from '../responses';
+import type { IncomingRequest } from '../incoming';
+import { type Answer, errorResponse, isAnswer, Reply } from '../responses';
 import { unrefTimer } from '../sse-stream';
 import type { HttpGrant, LegacyHooks } from '../types';
 import { HttpLegacySession } from './session';
@@ -67,7 +68,11 @@ export class LegacyEndpoint {
   }
 
   /** `initialize`: a new session (one-shot when stateless) receives it. */
-  async initialize(request: Request, decoded: DecodedMessage, grant: HttpGrant): Promise<Response> {
+  async initialize(
+    request: IncomingRequest,
+    decoded: DecodedMessage,
+    grant: HttpGrant,
+  ): Promise<Answer> {
     if (this.hasSessions && !this.makeRoom()) {
       const id = decoded.kind === 'request' ? decoded.message.id : undefined;
       return errorResponse(
@@ -82,15 +87,15 @@ export class LegacyEndpoint {
     }
     const sessionId = this.hasSessions ? this.newSessionId(request) : undefined;
     const session = await this.openSession(sessionId, grant.owner);
-    if (session instanceof Response) return session;
+    if (isAnswer(session)) return session;
     return session.handlePost(request, decoded, { closeOnError: true, auth: grant.auth });
   }
 
   /** The proxy's id for the session (`sessionIdHeader`) when usable, else a random one. */
-  private newSessionId(request: Request): string {
+  private newSessionId(request: IncomingRequest): string {
     const header = this.hooks.sessionIdHeader;
-    const proposed = header === undefined ? null : request.headers.get(header);
-    if (proposed !== null && PROPOSED_ID_RE.test(proposed) && !this.sessions.has(proposed)) {
+    const proposed = header === undefined ? undefined : request.header(header);
+    if (proposed !== undefined && PROPOSED_ID_RE.test(proposed) && !this.sessions.has(proposed)) {
       return proposed;
     }
     return crypto.randomUUID();
@@ -98,14 +103,14 @@ export class LegacyEndpoint {
 
   /** Any other legacy POST: routed to its session (a one-shot one when stateless). */
   async post(
-    request: Request,
+    request: IncomingRequest,
     decoded: DecodedMessage,
     sessionId: string | undefined,
     grant: HttpGrant,
-  ): Promise<Response> {
+  ): Promise<Answer> {
     const id = decoded.kind === 'request' ? decoded.message.id : undefined;
-    const version = request.headers.get(MCP_PROTOCOL_VERSION_HEADER);
-    if (version !== null && !isLegacyVersion(version)) {
+    const version = request.header(MCP_PROTOCOL_VERSION_HEADER);
+    if (version !== undefined && !isLegacyVersion(version)) {
       return errorResponse(
         400,
         {
@@ -118,30 +123,30 @@ export class LegacyEndpoint {
     const options = { auth: grant.auth };
     if (!this.hasSessions) {
       const session = await this.openSession(undefined, undefined);
-      return session instanceof Response ? session : session.handlePost(request, decoded, options);
+      return isAnswer(session) ? session : session.handlePost(request, decoded, options);
     }
     const session = this.find(sessionId, grant, id);
-    return session instanceof Response ? session : session.handlePost(request, decoded, options);
+    return isAnswer(session) ? session : session.handlePost(request, decoded, options);
   }
 
   /** GET: the session's stream for unrelated messages, or a resumption with `Last-Event-ID`. */
-  get(request: Request, grant: HttpGrant): Response {
+  get(request: IncomingRequest, grant: HttpGrant): Answer {
     const refusal = checkAccept(request, ['text/event-stream']);
     if (refusal !== undefined) return refusal;
-    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined, grant);
-    if (session instanceof Response) return session;
-    const lastEventId = request.headers.get('last-event-id');
+    const session = this.find(request.header(MCP_SESSION_ID_HEADER), grant);
+    if (isAnswer(session)) return session;
+    const lastEventId = request.header('last-event-id');
     const store = this.hooks.eventStore;
-    if (lastEventId !== null && store !== undefined) return session.resume(lastEventId, store);
+    if (lastEventId !== undefined && store !== undefined) return session.resume(lastEventId, store);
     return session.openStandalone(request);
   }
 
   /** DELETE: the client ends its session. */
-  async delete(request: Request, grant: HttpGrant): Promise<Response> {
-    const session = this.find(request.headers.get(MCP_SESSION_ID_HEADER) ?? undefined, grant);
-    if (session instanceof Response) return session;
+  async delete(request: IncomingRequest, grant: HttpGrant): Promise<Answer> {
+    const session = this.find(request.header(MCP_SESSION_ID_HEADER), grant);
+    if (isAnswer(session)) return session;
     await session.close();
-    return new Response(null, { status: 200 });
+    return new Reply(200, {}, null);
   }
 
   /** Closes every session. */
@@ -152,7 +157,7 @@ export class LegacyEndpoint {
   private async openSession(
     sessionId: string | undefined,
     owner: string | undefined,
-  ): Promise<HttpLegacySession | Response> {
+  ): Promise<HttpLegacySession | Answer> {
     const session = new HttpLegacySession({
       sessionId,
       store: this.hooks.eventStore,
@@ -186,7 +191,7 @@ export class LegacyEndpoint {
     sessionId: string | undefined,
     grant: HttpGrant,
     id?: RequestId,
-  ): HttpLegacySession | Response {
+  ): HttpLegacySession | Answer {
     if (sessionId === undefined) {
       return errorResponse(
         400,

@@ -10,6 +10,7 @@ import {
   type RequestId,
 } from '@twofold/protocol/experimental';
 import type { PostExchange } from '../exchange';
+import type { Answer } from '../responses';
 import { SerialQueue } from '../serial';
 import type { SseStream } from '../sse-stream';
 import type { EventStore } from '../types';
@@ -89,7 +90,7 @@ export class RequestStream {
   }
 
   /** Ends the request's connections; `fallback` answers a POST still waiting for JSON. */
-  close(fallback: () => Response): void {
+  close(fallback: () => Answer): void {
     this.exchange.abort(fallback);
     this.resumed?.close();
   }

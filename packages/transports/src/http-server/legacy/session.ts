@@ -16,8 +16,9 @@ import {
   type RequestId,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
-import { headerRecord, PostExchange } from '../exchange';
-import { acceptedResponse, errorResponse, SSE_HEADERS } from '../responses';
+import { PostExchange } from '../exchange';
+import type { IncomingRequest } from '../incoming';
+import { type Answer, acceptedResponse, errorResponse, sseReply } from '../responses';
 import { SseStream } from '../sse-stream';
 import type { EventStore, HttpMessageContext, LegacySession } from '../types';
 import { RequestStream } from './request-stream';
@@ -127,15 +128,15 @@ export class HttpLegacySession implements LegacySession {
    * is the POST's grant, handed on with its message.
    */
   handlePost(
-    request: Request,
+    request: IncomingRequest,
     decoded: DecodedMessage,
     options: { closeOnError?: boolean; auth?: unknown } = {},
-  ): Promise<Response> {
+  ): Promise<Answer> {
     const id = decoded.kind === 'request' ? decoded.message.id : undefined;
     const refusal = this.refuse(id);
     if (refusal !== undefined) return Promise.resolve(refusal);
     const context: HttpMessageContext = {
-      headers: headerRecord(request.headers),
+      headers: request.headerRecord(),
       ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
       ...(options.auth === undefined ? {} : { auth: options.auth }),
     };
@@ -161,7 +162,7 @@ export class HttpLegacySession implements LegacySession {
     const priming =
       this.sessionId !== undefined &&
       store?.storePrimingEvent !== undefined &&
-      request.headers.get(MCP_PROTOCOL_VERSION_HEADER) === PRIMING_VERSION;
+      request.header(MCP_PROTOCOL_VERSION_HEADER) === PRIMING_VERSION;
     const exchange = new PostExchange({
       request,
       sessionId: this.sessionId,
@@ -184,7 +185,7 @@ export class HttpLegacySession implements LegacySession {
   }
 
   /** Opens the session's GET stream (409 while one is open). */
-  openStandalone(request: Request): Response {
+  openStandalone(request: IncomingRequest): Answer {
     if (this.standalone.isOpen) {
       return errorResponse(
         409,
@@ -196,7 +197,7 @@ export class HttpLegacySession implements LegacySession {
       );
     }
     const sink = this.newSink();
-    const wantsPriming = request.headers.get(MCP_PROTOCOL_VERSION_HEADER) === PRIMING_VERSION;
+    const wantsPriming = request.header(MCP_PROTOCOL_VERSION_HEADER) === PRIMING_VERSION;
     const primingId = wantsPriming ? () => this.primingId(this.standalone.streamId) : undefined;
     this.standalone.attach(sink, { primingId }).catch((error) => this.reportError(error));
     return this.sseResponse(sink);
@@ -206,7 +207,7 @@ export class HttpLegacySession implements LegacySession {
    * Serves a GET with `Last-Event-ID`: replays what the store kept after it, then continues
    * the stream it belonged to (the GET stream, or a pending request's stream).
    */
-  resume(lastEventId: string, store: EventStore): Response {
+  resume(lastEventId: string, store: EventStore): Answer {
     const sink = this.newSink();
     const held = [...this.requests.values()];
     for (const request of held) request.hold();
@@ -237,7 +238,7 @@ export class HttpLegacySession implements LegacySession {
     return this.sseResponse(sink);
   }
 
-  private refuse(id: RequestId | undefined): Response | undefined {
+  private refuse(id: RequestId | undefined): Answer | undefined {
     if (this.state === 'open') return undefined;
     if (this.state === 'closed') {
       return errorResponse(
@@ -287,11 +288,8 @@ export class HttpLegacySession implements LegacySession {
     });
   }
 
-  private sseResponse(sink: SseStream): Response {
-    return new Response(sink.body, {
-      status: 200,
-      headers: { ...SSE_HEADERS, ...this.responseHeaders },
-    });
+  private sseResponse(sink: SseStream): Answer {
+    return sseReply(sink.body, this.responseHeaders);
   }
 
   private reportError(error: unknown): void {
