@@ -227,12 +227,14 @@ describe('experimental export lists', () => {
       'InMemoryEventStore',
       'MAX_AUTHORIZATION_RETRIES',
       'NdjsonDecoder',
+      'Reply',
       'SseParser',
       'createHttpHandler',
       'createInMemoryPair',
       'encodeNdjsonLine',
       'encodeSseComment',
       'encodeSseEvent',
+      'guardHandler',
     ]);
   });
 });

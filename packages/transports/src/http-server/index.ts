@@ -5,13 +5,8 @@
 export { InMemoryEventStore, type InMemoryEventStoreOptions } from './event-store';
 export { guardHandler, type HandlerCheck } from './guard-handler';
 export { createHttpHandler, type HttpServerHandler } from './handler';
-export {
-  type BodyLimits,
-  type BodyShortfall,
-  type IncomingRequest,
-  WebIncoming,
-} from './incoming';
-export { type Answer, Reply, toResponse } from './responses';
+export type { BodyLimits, BodyShortfall, IncomingRequest } from './incoming';
+export { type Answer, Reply } from './responses';
 export { HttpServerTransport, type HttpServerTransportOptions } from './transport';
 export type {
   AnsweringHandler,
