@@ -2,7 +2,7 @@
 // (backpressure), and at the end of its input it answers what is in flight before closing.
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
-import type { JsonRpcMessage } from '@twofold/protocol/experimental';
+import { type JsonRpcMessage, LocalErrorCode } from '@twofold/protocol/experimental';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_INPUT_END_GRACE_MS,
@@ -45,6 +45,46 @@ const lines = (text: string) =>
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as JsonRpcMessage);
+
+describe('StdioServerTransport sends', () => {
+  it('writes the messages of one tick together, in order, and one sent before close too', async () => {
+    const { transport, drain, written, output } = serve();
+    await transport.start();
+    drain();
+    const sent = [1, 2, 3].map((id) => transport.send(answer(id)));
+    const chunks: string[] = [];
+    output.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    await Promise.all(sent);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(chunks).toEqual([[1, 2, 3].map((id) => line(answer(id))).join('')]);
+    const last = transport.send(answer(4));
+    await transport.close();
+    await last;
+    expect(lines(written())).toEqual([1, 2, 3, 4].map((id) => answer(id)));
+  });
+
+  it('rejects a send whose signal fires while the output is full; the others still go out', async () => {
+    const { transport, drain, written } = serve();
+    await transport.start();
+    const before = new AbortController();
+    before.abort();
+    await expect(transport.send(answer(0), { signal: before.signal })).rejects.toMatchObject({
+      code: LocalErrorCode.RequestAborted,
+    });
+    // Over the stream's own buffer, so the tick's write waits for drain.
+    const big = 'x'.repeat(64 * 1024);
+    const controller = new AbortController();
+    const kept = transport.send(answer(1, big));
+    const dropped = transport.send(answer(2), { signal: controller.signal });
+    controller.abort();
+    await expect(dropped).rejects.toMatchObject({ code: LocalErrorCode.RequestAborted });
+    drain();
+    await kept;
+    // Already queued when its signal fired, so it still went out (a stream takes no write back).
+    expect(lines(written())).toEqual([answer(1, big), answer(2)]);
+    await transport.close();
+  });
+});
 
 describe('StdioServerTransport backpressure', () => {
   it('has an explicit default high-water mark and grace period', () => {

@@ -241,6 +241,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
 
   private async escalate(): Promise<void> {
     const timeouts = this.options.closeTimeouts;
+    this.flushBatch();
     this.child?.stdin?.end();
     if (await this.closedWithin(timeouts?.stdinEndMs ?? DEFAULT_STEP_MS)) return;
     this.signal('SIGTERM');

@@ -111,8 +111,8 @@ export class StdioServerTransport extends NdjsonStreamTransport {
     );
   }
 
-  override async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
-    // The base class queues the bytes before its first await, so the output length is current.
+  override send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+    // The base class queues the message at once, so the queued length is current.
     const sending = super.send(message, options);
     this.pending.sent(message);
     this.holdInputWhileFull();
@@ -181,8 +181,11 @@ export class StdioServerTransport extends NdjsonStreamTransport {
    */
   private holdInputWhileFull(): void {
     const output = this.sink;
-    if (this.inputHeld || this.isClosing || output.writableLength <= this.highWaterMark) return;
+    const queued = output.writableLength + this.batchedLength;
+    if (this.inputHeld || this.isClosing || queued <= this.highWaterMark) return;
     if (output.destroyed || output.writableEnded) return;
+    // What this tick queued goes to the stream first, so the empty write below follows it.
+    this.flushBatch();
     this.inputHeld = true;
     this.source.pause();
     output.write('', () => {
@@ -201,6 +204,7 @@ export class StdioServerTransport extends NdjsonStreamTransport {
 
   /** Ends the output after pending writes (the process's stdout/stderr only get flushed). */
   private endOutput(): Promise<void> {
+    this.flushBatch();
     this.beginClose();
     const output = this.sink;
     if (output.destroyed || output.writableFinished) return Promise.resolve();

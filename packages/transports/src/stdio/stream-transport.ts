@@ -14,7 +14,7 @@ import {
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 import { encodeNdjsonLine, NdjsonDecoder, type NdjsonFrame } from '../framing/index';
-import { connectionClosed, LineWriter } from './write-line';
+import { connectionClosed, LineWriter, sendAborted } from './write-line';
 
 /**
  * Receives a line that was not a JSON-RPC message: its text (truncated) and the error that
@@ -38,6 +38,25 @@ export interface NdjsonStreamOptions {
 
 type State = 'idle' | 'starting' | 'open' | 'closing' | 'closed';
 
+/** The messages of one tick, written together; `written` settles as that write does. */
+interface Batch {
+  text: string;
+  readonly written: Promise<void>;
+  readonly settle: (written: Promise<void>) => void;
+}
+
+/**
+ * `written`, or REQUEST_ABORTED once `signal` fires first (the bytes are queued by then and may
+ * still go out: a stream cannot take a write back).
+ */
+function untilWrittenOrAborted(written: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(sendAborted(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    written.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * Base of the stdio transports. Subclasses open the streams in `start()` and call `finish()`
  * exactly when the channel is gone.
@@ -50,9 +69,8 @@ export abstract class NdjsonStreamTransport implements Transport {
   onclose?: () => void;
 
   private state: State = 'idle';
-  private output: Writable | undefined;
   private writer: LineWriter | undefined;
-  private corked = false;
+  private batch: Batch | undefined;
   private readonly decoder: NdjsonDecoder;
   private readonly onInvalidLine: InvalidLineHandler | undefined;
   private readonly detachers: (() => void)[] = [];
@@ -70,29 +88,55 @@ export abstract class NdjsonStreamTransport implements Transport {
   abstract start(): Promise<void>;
   abstract close(): Promise<void>;
 
-  async send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: TransportSendOptions): Promise<void> {
     if (this.state === 'idle' || this.state === 'starting') {
-      throw new LocalError(LocalErrorCode.NotConnected, 'The stdio transport is not started');
+      return Promise.reject(
+        new LocalError(LocalErrorCode.NotConnected, 'The stdio transport is not started'),
+      );
     }
-    if (this.state !== 'open' || this.output === undefined || this.writer === undefined) {
-      throw connectionClosed();
+    if (this.state !== 'open' || this.writer === undefined) {
+      return Promise.reject(connectionClosed());
     }
-    this.coalesce(this.output);
-    await this.writer.write(encodeNdjsonLine(message), options?.signal);
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(sendAborted(signal));
+    let line: string;
+    try {
+      line = encodeNdjsonLine(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const batch = this.batch ?? this.openBatch();
+    batch.text += line;
+    return signal === undefined ? batch.written : untilWrittenOrAborted(batch.written, signal);
   }
 
   /**
-   * Messages sent in the same tick leave in one write (corked until the tick ends): with many
-   * requests in flight that is one system call and one wake-up of the peer, not one per message.
+   * Messages sent in the same tick leave as one string in one write: with many requests in
+   * flight that is one system call and one wake-up of the peer, and one buffered chunk rather
+   * than one per message.
    */
-  private coalesce(output: Writable): void {
-    if (this.corked) return;
-    this.corked = true;
-    output.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      output.uncork();
+  private openBatch(): Batch {
+    let settle!: (written: Promise<void>) => void;
+    const written = new Promise<void>((resolve) => {
+      settle = resolve;
     });
+    const batch: Batch = { text: '', written, settle };
+    this.batch = batch;
+    process.nextTick(() => this.flushBatch());
+    return batch;
+  }
+
+  /** Characters this tick has queued that the stream has not been given yet. */
+  protected get batchedLength(): number {
+    return this.batch?.text.length ?? 0;
+  }
+
+  /** Hands the tick's messages to the stream now; subclasses call it before ending the stream. */
+  protected flushBatch(): void {
+    const batch = this.batch;
+    if (batch === undefined || this.writer === undefined) return;
+    this.batch = undefined;
+    batch.settle(this.writer.write(batch.text));
   }
 
   /** Whether `close()` was called or the channel is gone. */
@@ -111,7 +155,6 @@ export abstract class NdjsonStreamTransport implements Transport {
    * and its last line has been delivered.
    */
   protected open(input: Readable, output: Writable, onInputEnd: () => void): void {
-    this.output = output;
     this.writer = new LineWriter(output);
     const onData = (chunk: Uint8Array | string) => {
       const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;

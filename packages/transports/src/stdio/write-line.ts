@@ -13,7 +13,8 @@ export function connectionClosed(cause?: unknown): LocalError {
   });
 }
 
-function aborted(signal: AbortSignal): LocalError {
+/** The error for a send whose signal fired before the stream took it. */
+export function sendAborted(signal: AbortSignal): LocalError {
   return new LocalError(LocalErrorCode.RequestAborted, 'Sending was aborted', {
     cause: signal.reason,
   });
@@ -43,7 +44,7 @@ export class LineWriter {
 
   write(text: string, signal?: AbortSignal): Promise<void> {
     const { stream } = this;
-    if (signal?.aborted) return Promise.reject(aborted(signal));
+    if (signal?.aborted) return Promise.reject(sendAborted(signal));
     if (stream.destroyed || stream.writableEnded) return Promise.reject(connectionClosed());
     const accepted = stream.write(text, 'utf8', (error) => {
       if (error) this.#failed = error;
@@ -52,7 +53,7 @@ export class LineWriter {
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         this.#waiters.delete(waiter);
-        reject(aborted(signal as AbortSignal));
+        reject(sendAborted(signal as AbortSignal));
       };
       const waiter: Waiter = {
         resolve,
