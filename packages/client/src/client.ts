@@ -339,13 +339,12 @@ export class McpClient {
   }
 
   /** One `tools/call`; a -32020 header mismatch refreshes the tool list and retries once. */
-  private async sendToolCall(
+  private sendToolCall(
     params: Record<string, unknown>,
     options: CallToolOptions,
   ): Promise<Record<string, unknown>> {
-    try {
-      return await this.run().withInput('tools/call', params, options);
-    } catch (error) {
+    const call = () => this.run().withInput('tools/call', params, options);
+    return call().catch(async (error: unknown) => {
       if (!(error instanceof ProtocolError) || error.code !== ErrorCode.HeaderMismatch) throw error;
       // The server's tool definitions changed under us: refresh the headers, retry once.
       const { signal, timeoutMs } = options;
@@ -356,8 +355,8 @@ export class McpClient {
       })) {
         // Listing fills the catalog.
       }
-      return this.run().withInput('tools/call', params, options);
-    }
+      return call();
+    });
   }
 
   readResource(

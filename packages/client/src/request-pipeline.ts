@@ -52,15 +52,11 @@ export class RequestPipeline {
    * A request that may answer `input_required`: rounds are run with the handlers, or in manual
    * mode the interim result is returned. Cacheable methods (`resources/read`) use the cache.
    */
-  async withInput<T = Result>(
-    method: string,
-    params: Params,
-    options: InputRequestOptions,
-  ): Promise<T> {
+  withInput<T = Result>(method: string, params: Params, options: InputRequestOptions): Promise<T> {
     const ask = () => this.askWithInput(method, params, options);
     const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
-    if (!CACHEABLE_METHODS.has(method) || resuming) return (await ask()) as T;
-    return (await this.throughCache(method, params, options, ask)) as T;
+    if (!CACHEABLE_METHODS.has(method) || resuming) return ask() as Promise<T>;
+    return this.throughCache(method, params, options, ask) as Promise<T>;
   }
 
   private async askWithInput(

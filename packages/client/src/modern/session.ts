@@ -104,46 +104,54 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     return connection.request(method, sent, connectionOptions(options, hooks.requestTimeoutMs));
   };
 
-  const sendVersioned = async (
+  /**
+   * One attempt at the negotiated version, then `finish` on its result. A -32022 naming a
+   * version both sides speak moves the session to it, with exactly one retry: a second -32022
+   * goes to the caller as it is.
+   */
+  const sendVersioned = <T>(
     method: string,
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions,
-  ): Promise<{ result: Record<string, unknown>; version: string }> => {
+    finish: (version: string, result: Record<string, unknown>) => T,
+  ): Promise<T> => {
     const version = verdict.protocolVersion;
-    try {
-      return { result: await attempt(version, method, params, options), version };
-    } catch (error) {
-      if (!(error instanceof UnsupportedProtocolVersionError)) throw error;
-      const { supported } = error;
-      const next = selectMutualVersion(supported, MODERN_VERSIONS);
-      if (!next) {
-        throw new LocalError(
-          LocalErrorCode.NoMutualVersion,
-          `${method}: the server supports none of our modern versions (it offers ${supported.join(', ') || 'none'})`,
-          { cause: error, details: { supported, requested: version } },
-        );
-      }
-      verdict = { ...verdict, protocolVersion: next };
-      // Exactly one retry: a second -32022 goes to the caller as it is.
-      return { result: await attempt(next, method, params, options), version: next };
-    }
+    return attempt(version, method, params, options).then(
+      (result) => finish(version, result),
+      async (error: unknown) => {
+        if (!(error instanceof UnsupportedProtocolVersionError)) throw error;
+        const { supported } = error;
+        const next = selectMutualVersion(supported, MODERN_VERSIONS);
+        if (!next) {
+          throw new LocalError(
+            LocalErrorCode.NoMutualVersion,
+            `${method}: the server supports none of our modern versions (it offers ${supported.join(', ') || 'none'})`,
+            { cause: error, details: { supported, requested: version } },
+          );
+        }
+        verdict = { ...verdict, protocolVersion: next };
+        return finish(next, await attempt(next, method, params, options));
+      },
+    );
   };
-  const send: ModernSend = async (method, params, options) =>
-    (await sendVersioned(method, params, options)).result;
+  const send: ModernSend = (method, params, options) =>
+    sendVersioned(method, params, options, (_, result) => result);
 
-  const request = async (
+  const request = (
     method: string,
     params: Record<string, unknown> | undefined,
     options: SessionRequestOptions = {},
   ) => {
     // Asked only once an attempt failed: most requests never need to know.
     const repeatable = () => hooks.isRepeatable?.(method, params) ?? false;
-    const { result, version } = await withRetries(hooks.retry, repeatable, options.signal, () =>
-      sendVersioned(method, params, options),
-    );
     // A task stands in for the result only where the request declared the extension.
-    if (result.resultType === 'task' && options.extensions?.[TASKS_EXTENSION_ID]) return result;
-    return validate(version, method, result);
+    const checked = (version: string, result: Record<string, unknown>) =>
+      result.resultType === 'task' && options.extensions?.[TASKS_EXTENSION_ID]
+        ? result
+        : validate(version, method, result);
+    return withRetries(hooks.retry, repeatable, options.signal, () =>
+      sendVersioned(method, params, options, checked),
+    );
   };
 
   return {

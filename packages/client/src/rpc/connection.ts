@@ -111,14 +111,18 @@ export class RpcConnection {
    * Sends a request and resolves with its result; an error response rejects with the matching
    * `ProtocolError` subclass, local failures with a `LocalError`.
    */
-  async request(
+  request(
     method: string,
     params?: Record<string, unknown>,
-    options?: RpcRequestOptions,
+    options: RpcRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const outcome = await this.requestRaw(method, params, options);
-    if (outcome.type === 'error') throw ProtocolError.fromErrorObject(outcome.error);
-    return outcome.result;
+    return new Promise((resolve, reject) => {
+      const settle = (outcome: RpcOutcome) => {
+        if (outcome.type === 'error') reject(ProtocolError.fromErrorObject(outcome.error));
+        else resolve(outcome.result);
+      };
+      this.#send(method, params, options, settle, reject);
+    });
   }
 
   /** Sends a request and resolves with the response as it arrived, error responses included. */
@@ -127,68 +131,88 @@ export class RpcConnection {
     params?: Record<string, unknown>,
     options: RpcRequestOptions = {},
   ): Promise<RpcOutcome> {
-    if (this.#closed) return Promise.reject(this.#closedError(`Request ${method}`));
+    return new Promise((resolve, reject) => this.#send(method, params, options, resolve, reject));
+  }
+
+  /** Sends one request; its response or failure goes to `resolve` or `reject`, once. */
+  #send(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    options: RpcRequestOptions,
+    resolve: (outcome: RpcOutcome) => void,
+    reject: (error: Error) => void,
+  ): void {
+    if (this.#closed) {
+      reject(this.#closedError(`Request ${method}`));
+      return;
+    }
     const { signal, onProgress } = options;
     if (signal?.aborted) {
-      return Promise.reject(
+      reject(
         new LocalError(LocalErrorCode.RequestAborted, `Request ${method} was aborted`, {
           cause: signal.reason,
           details: { method },
         }),
       );
+      return;
     }
     const id = this.#nextId++;
     const progressToken = onProgress === undefined ? undefined : `p${id}`;
     const resetTimeoutOnProgress = options.resetTimeoutOnProgress ?? false;
     const cancelOnWire = options.cancelOnWire ?? true;
-    return new Promise<RpcOutcome>((resolve, reject) => {
-      const pending = new PendingRequest({
-        id,
-        method,
-        timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
-        // Without resets the timeout is already a total limit; with them, a default cap applies.
-        maxTotalTimeoutMs:
-          options.maxTotalTimeoutMs ??
-          (resetTimeoutOnProgress ? this.#options.maxTotalTimeoutMs : undefined),
-        resetTimeoutOnProgress,
-        signal,
-        progressToken,
-        onProgress,
-        onTagged: options.onTagged,
-        resolve: (outcome) => {
-          try {
-            options.onAnswer?.(outcome);
-          } finally {
-            resolve(outcome);
-          }
-        },
-        reject,
-        onAbandon: (abandoned, _reason, message) => {
-          if (cancelOnWire) this.#cancel(abandoned, message);
-          else this.#pending.markAbandoned(abandoned.id);
-        },
-        onSettled: (settled) => this.#pending.remove(settled),
-      });
-      this.#pending.add(pending);
-      pending.arm();
-      try {
-        options.onSent?.(id);
-      } catch (error) {
-        pending.reject(asError(error));
-        return;
-      }
-      const message = createRequest(id, method, withProgressToken(params, progressToken));
-      const sendOptions = this.#options.cancel.abortExchange
-        ? { signal: pending.exchange.signal }
-        : undefined;
-      this.transport.send(message, sendOptions).catch((error: unknown) => {
-        // A closed transport calls onclose too (Transport rule 4), with the real reason (a
-        // dead process, say): let that path settle the request instead of this generic error.
-        if (error instanceof LocalError && error.code === LocalErrorCode.ConnectionClosed) return;
-        pending.reject(asError(error));
-      });
+    const { onAnswer } = options;
+    const pending = new PendingRequest({
+      id,
+      method,
+      timeoutMs: options.timeoutMs ?? this.#options.requestTimeoutMs,
+      // Without resets the timeout is already a total limit; with them, a default cap applies.
+      maxTotalTimeoutMs:
+        options.maxTotalTimeoutMs ??
+        (resetTimeoutOnProgress ? this.#options.maxTotalTimeoutMs : undefined),
+      resetTimeoutOnProgress,
+      signal,
+      progressToken,
+      onProgress,
+      onTagged: options.onTagged,
+      resolve:
+        onAnswer === undefined
+          ? resolve
+          : (outcome) => {
+              try {
+                onAnswer(outcome);
+              } finally {
+                resolve(outcome);
+              }
+            },
+      reject,
+      onAbandon: (abandoned, _reason, message) => {
+        if (cancelOnWire) this.#cancel(abandoned, message);
+        else this.#pending.markAbandoned(abandoned.id);
+      },
+      onSettled: this.#onSettled,
+    });
+    this.#pending.add(pending);
+    pending.arm();
+    try {
+      options.onSent?.(id);
+    } catch (error) {
+      pending.reject(asError(error));
+      return;
+    }
+    const message = createRequest(id, method, withProgressToken(params, progressToken));
+    const sendOptions = this.#options.cancel.abortExchange
+      ? { signal: pending.exchange.signal }
+      : undefined;
+    this.transport.send(message, sendOptions).catch((error: unknown) => {
+      // A closed transport calls onclose too (Transport rule 4), with the real reason (a
+      // dead process, say): let that path settle the request instead of this generic error.
+      if (error instanceof LocalError && error.code === LocalErrorCode.ConnectionClosed) return;
+      pending.reject(asError(error));
     });
   }
+
+  /** Drops a settled request from the table (one function for every request). */
+  readonly #onSettled = (settled: PendingRequest) => this.#pending.remove(settled);
 
   /** Sends a notification. */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {

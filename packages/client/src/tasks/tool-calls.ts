@@ -67,10 +67,18 @@ export class ToolCalls {
    * `maxTaskWaitMs`), cancelling it when the caller stops waiting. A tool that needs the
    * extension (-32021 naming it) is called again with it declared.
    */
-  async settle(options: CallToolOptions, send: Sender): Promise<Record<string, unknown>> {
-    const first = await this.sendDeclaring(options, send);
-    if (first.resultType !== 'task') return first;
-    const task = await this.adopt(first, options);
+  settle(options: CallToolOptions, send: Sender): Promise<Record<string, unknown>> {
+    return this.sendDeclaring(options, send).then((first) =>
+      first.resultType === 'task' ? this.untilTaskEnds(first, options) : first,
+    );
+  }
+
+  /** Waits for the end of the task the server made of a call. */
+  private async untilTaskEnds(
+    created: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<Record<string, unknown>> {
+    const task = await this.adopt(created, options);
     try {
       const wait = { timeoutMs: this.parts.maxTaskWaitMs, ...signalOf(options) };
       return (await task.result(wait)) as unknown as Record<string, unknown>;
@@ -95,14 +103,12 @@ export class ToolCalls {
     return new ToolTask(this.handleParts(options), state);
   }
 
-  private async sendDeclaring(options: CallToolOptions, send: Sender) {
+  private sendDeclaring(options: CallToolOptions, send: Sender) {
     if (this.parts.declareAlways || options.task) return send(declaring(options));
-    try {
-      return await send(options);
-    } catch (error) {
+    return send(options).catch((error: unknown) => {
       if (!needsTasks(error)) throw error;
       return send(declaring(options));
-    }
+    });
   }
 
   /** The handle of a `CreateTaskResult`; a state it does not carry in full is fetched. */

@@ -84,13 +84,20 @@ export async function callOperation(
 }
 
 /** A thrown `InputRequired` is the same as a returned one. */
-async function settle<T>(run: () => Promise<T>): Promise<T | InputRequired> {
+function settle<T>(run: () => Promise<T>): Promise<T | InputRequired> {
+  let running: Promise<T>;
   try {
-    return await run();
+    // Resolving a native promise gives it back: a plain value from a custom operation works too.
+    running = Promise.resolve(run());
   } catch (error) {
-    if (error instanceof InputRequired) return error;
-    throw error;
+    running = Promise.reject(error);
   }
+  return running.catch(inputOrRethrow);
+}
+
+function inputOrRethrow(error: unknown): InputRequired {
+  if (error instanceof InputRequired) return error;
+  throw error;
 }
 
 function produced(value: object): OperationOutcome {

@@ -130,7 +130,8 @@ async function dispatch(
   }
   // A sealed state opens only for the principal it was issued to.
   const principal = principalOf(io.auth);
-  const retry = await openRetry(server, method, parsed.value, principal);
+  const opening = openRetry(server, method, parsed.value, principal);
+  const retry = opening instanceof Promise ? await opening : opening;
   const inputResponses = parsed.value?.inputResponses as RequestContext['inputResponses'];
   const context: RequestContext = {
     era: 'modern',
@@ -155,10 +156,14 @@ async function dispatch(
       notify: (notification) => io.notify(notification),
     }),
   };
+  const task =
+    method === 'tools/call'
+      ? startToolTask(server, parsed.value, context, retry.asked, io)
+      : undefined;
   const outcome =
-    (method === 'tools/call'
-      ? await startToolTask(server, parsed.value, context, retry.asked, io)
-      : undefined) ?? (await callOperation(server.operations, method, parsed.value, context));
+    task === undefined
+      ? await callOperation(server.operations, method, parsed.value, context)
+      : await task;
   if (outcome.kind === 'task') return outcome.result;
   if (outcome.kind === 'input') {
     const asking = {

@@ -93,19 +93,30 @@ export interface TaskOutcome {
  * @param asked - what the previous synchronous round asked (empty on a first attempt), for the
  *   task's first run.
  */
-export async function startToolTask(
+export function startToolTask(
   server: ServedServer,
   params: Record<string, unknown> | undefined,
   context: RequestContext,
   asked: Readonly<Record<string, AskedInput>>,
   io: ModernIo,
-): Promise<OperationOutcome | TaskOutcome | undefined> {
-  const { operations } = server;
+): Promise<OperationOutcome | TaskOutcome> | undefined {
   const name = params?.name as string;
-  const args = params?.arguments as Record<string, unknown> | undefined;
-  if (operations.taskSupport?.(name) === undefined) return undefined;
+  // Known at once for a call that stays a call, the common case: nothing to wait for.
+  if (server.operations.taskSupport?.(name) === undefined) return undefined;
   if (!declaresTasks(context.clientCapabilities)) return undefined;
-  const early = await operations.beforeTask?.(name, args, context);
+  const args = params?.arguments as Record<string, unknown> | undefined;
+  return runToolTask(server, name, args, context, asked, io);
+}
+
+async function runToolTask(
+  server: ServedServer,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  context: RequestContext,
+  asked: Readonly<Record<string, AskedInput>>,
+  io: ModernIo,
+): Promise<OperationOutcome | TaskOutcome> {
+  const early = await server.operations.beforeTask?.(name, args, context);
   if (early instanceof InputRequired) return { kind: 'input', input: early };
   if (early !== undefined) return { kind: 'result', result: { ...early } };
   // The answers of the last synchronous round, if one asked anything.

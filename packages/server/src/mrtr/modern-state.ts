@@ -69,14 +69,25 @@ export function principalOf(auth: AuthInfo | undefined): string | undefined {
  * Opens the `requestState` of a retry of `method` (validated params). Without one it is a
  * first attempt; a state that does not open is -32602 with `data.reason`.
  */
-export async function openRetry(
+export function openRetry(
   server: ServedServer,
   method: string,
   params: Record<string, unknown> | undefined,
   principal?: string | undefined,
-): Promise<Retry> {
+): Retry | Promise<Retry> {
   const token = params?.requestState;
+  // A first attempt, the common case, is known at once: no promise, no turn of the loop.
   if (typeof token !== 'string' || !INPUT_REQUIRED_METHODS.has(method)) return FIRST_ATTEMPT;
+  return openSealed(server, method, params, token, principal);
+}
+
+async function openSealed(
+  server: ServedServer,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  token: string,
+  principal: string | undefined,
+): Promise<Retry> {
   const binding = bindingOf(method, params, principal);
   const opened = await requestStateCodecOf(server).open(token, binding);
   if (!opened.ok) {

@@ -30,6 +30,7 @@ import {
   type Operations,
   type ScopeTarget,
 } from '../operations/types';
+import type { ValidationResult } from '../schema/types';
 import type { Completer } from './prompts';
 import type { Registry } from './registry';
 import {
@@ -136,10 +137,15 @@ export class RegistryOperations implements Operations {
       throw tasksRequiredError();
     }
     const direct = context.task === undefined && entry.beforeTask !== undefined;
-    const result = await this.runTool(entry, args, async (valid) => {
-      const early = direct ? await entry.beforeTask?.(valid as never, context) : undefined;
-      return early ?? entry.handler(valid as never, context);
-    });
+    const result = await this.runTool(
+      entry,
+      args,
+      direct
+        ? async (valid) =>
+            (await entry.beforeTask?.(valid as never, context)) ??
+            entry.handler(valid as never, context)
+        : (valid) => entry.handler(valid as never, context),
+    );
     if (result === undefined) return errorResult(`Tool ${name} returned no valid result`);
     return result;
   }
@@ -263,20 +269,32 @@ export class RegistryOperations implements Operations {
    * Validates the arguments and runs `stage` with them; what it returns becomes a result
    * (`undefined` stays `undefined`: nothing returned).
    */
-  private async runTool(
+  private runTool(
     entry: ToolEntry,
     args: Record<string, unknown> | undefined,
     stage: (valid: unknown) => ToolReturn | undefined | Promise<ToolReturn | undefined>,
   ): Promise<CallToolResult | InputRequired | undefined> {
+    // Most schemas check at once: no promise to wait for before the handler runs.
+    const checking = entry.input.validate(args ?? {});
+    return checking instanceof Promise
+      ? checking.then((checked) => this.runChecked(entry, checked, stage))
+      : this.runChecked(entry, checking, stage);
+  }
+
+  private async runChecked(
+    entry: ToolEntry,
+    checked: ValidationResult,
+    stage: (valid: unknown) => ToolReturn | undefined | Promise<ToolReturn | undefined>,
+  ): Promise<CallToolResult | InputRequired | undefined> {
     const name = entry.tool.name;
-    const checked = await entry.input.validate(args ?? {});
     if (!checked.ok) {
       return errorResult(`Invalid arguments for tool ${name}: ${checked.issues.join('; ')}`);
     }
     let returned: ToolReturn | undefined;
     try {
-      returned = await runHandler(() => stage(checked.value));
+      returned = await stage(checked.value);
     } catch (error) {
+      if (error instanceof InputRequired) return error;
       // A protocol error is deliberate (e.g. a missing client capability): it stays one.
       if (error instanceof ProtocolError) throw error;
       return errorResult(messageOf(error));

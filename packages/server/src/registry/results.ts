@@ -4,6 +4,7 @@
  */
 import type { CallToolResult } from '@twofold/protocol/experimental';
 import type { InputRequired, ToolReturn } from '../api';
+import type { ValidationResult } from '../schema/types';
 import type { ToolEntry } from './tools';
 
 /** A tool failure the model can read. */
@@ -50,24 +51,32 @@ export function toCallToolResult(
  * protocol error; an `isError` result is not checked. Missing or empty content becomes the JSON
  * text of the structured value, the mirror the spec recommends for clients that ignore it.
  */
-export async function checkOutput(
+export function checkOutput(
   entry: ToolEntry,
   result: CallToolResult,
-): Promise<CallToolResult> {
+): CallToolResult | Promise<CallToolResult> {
   const name = entry.tool.name;
-  let structured = result.structuredContent;
-  if (entry.output !== undefined && result.isError !== true) {
-    if (structured === undefined) {
-      return errorResult(`Tool ${name} has an output schema but returned no structuredContent`);
-    }
-    const checked = await entry.output.validate(structured);
-    if (!checked.ok) {
-      return errorResult(
-        `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues.join('; ')}`,
-      );
-    }
-    structured = checked.value as CallToolResult['structuredContent'];
+  const structured = result.structuredContent;
+  if (entry.output === undefined || result.isError === true) return mirrored(result, structured);
+  if (structured === undefined) {
+    return errorResult(`Tool ${name} has an output schema but returned no structuredContent`);
   }
+  const conform = (checked: ValidationResult) =>
+    checked.ok
+      ? mirrored(result, checked.value as CallToolResult['structuredContent'])
+      : errorResult(
+          `Tool ${name} returned structuredContent that does not match its output schema: ${checked.issues.join('; ')}`,
+        );
+  // A schema that checks at once gives its answer at once.
+  const checking = entry.output.validate(structured);
+  return checking instanceof Promise ? checking.then(conform) : conform(checking);
+}
+
+/** The result with `structured` as its structured content, mirrored as text when it has none. */
+function mirrored(
+  result: CallToolResult,
+  structured: CallToolResult['structuredContent'],
+): CallToolResult {
   if (structured === undefined) return result;
   const content = result.content ?? [];
   return {
