@@ -3,6 +3,7 @@
  * responses that carry no usable message (HTML pages, empty errors, wrong content types).
  */
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
+import { concatBytes } from '../bytes';
 import type { HttpFetchResponse } from './options';
 import type { RequestScope } from './request-scope';
 
@@ -50,7 +51,7 @@ export async function readBodyText(
   const chunks = await readChunks(response, limit, scope);
   if (chunks === undefined) throw tooLarge();
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(concatBytes(chunks));
   } catch (cause) {
     throw new LocalError(
       LocalErrorCode.HttpError,
@@ -115,7 +116,7 @@ export async function sessionExpired(
 async function readSnippet(response: HttpFetchResponse, scope: RequestScope): Promise<string> {
   try {
     const chunks = await readChunks(response, SNIPPET_BYTES, scope, true);
-    return new TextDecoder().decode(concat(chunks ?? []));
+    return new TextDecoder().decode(concatBytes(chunks ?? []));
   } catch {
     // The snippet only decorates the error; a body that fails mid-read leaves it empty.
     return '';
@@ -150,17 +151,4 @@ async function readChunks(
     }
     chunks.push(chunk);
   }
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  let size = 0;
-  for (const chunk of chunks) size += chunk.byteLength;
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return all;
 }

@@ -3,6 +3,7 @@
  * {@link WebIncoming}, or node:http's request seen directly (no `Request`, body stream or
  * `AbortController` made unless something asks for one).
  */
+import { concatBytes } from '../bytes';
 import { unrefTimer } from './sse-stream';
 
 /** The bounds of one body read. */
@@ -83,18 +84,6 @@ async function readStream(
     clearTimeout(timer);
   }
   return concatBytes(chunks, total);
-}
-
-/** The chunks as one array (the only chunk itself when there is one). */
-export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /**

@@ -5,12 +5,8 @@
  * finished).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  type BodyLimits,
-  type BodyShortfall,
-  concatBytes,
-  type IncomingRequest,
-} from '../http-server/incoming';
+import { concatBytes } from '../bytes';
+import type { BodyLimits, BodyShortfall, IncomingRequest } from '../http-server/incoming';
 import { unrefTimer } from '../http-server/sse-stream';
 
 /** Bytes of request body buffered before the socket is paused. */
