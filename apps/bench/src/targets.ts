@@ -97,12 +97,20 @@ export function checkTargets(sections: readonly Section[]): TargetResult[] {
       1.5,
     );
     ratio(
+      `stdio throughput, legacy, ${n} in flight, vs official 1.32.2`,
+      tp(n),
+      TWOFOLD_LEGACY,
+      OFFICIAL_V1_NAME,
+      '≥',
+      n === 1 ? 1.5 : 2,
+    );
+    ratio(
       `stdio throughput, ${n} in flight, vs the floor`,
       tp(n),
       TWOFOLD_MODERN,
       FLOOR_NAME,
       '≥',
-      0.4,
+      0.5,
     );
   }
   const cold: [string, string] = ['stdio-cold-start', COLD_START_MODERN];
@@ -112,7 +120,7 @@ export function checkTargets(sections: readonly Section[]): TargetResult[] {
     TWOFOLD_MODERN,
     OFFICIAL_V2_MODERN,
     '≤',
-    0.4,
+    0.3,
   );
   ratio(
     'stdio cold start, auto, modern server, vs the floor',
@@ -120,7 +128,7 @@ export function checkTargets(sections: readonly Section[]): TargetResult[] {
     TWOFOLD_MODERN,
     FLOOR_NAME,
     '≤',
-    1.6,
+    1.5,
   );
   // Against the official server written well: schemas built once, outside its factory.
   const http: [string, string] = ['http-raw', httpCase(50, 'modern stateless', 16)];
@@ -167,7 +175,7 @@ export function checkTargets(sections: readonly Section[]): TargetResult[] {
     TWOFOLD_MODERN,
     OFFICIAL_V2_MODERN,
     '≤',
-    0.7,
+    0.6,
   );
   for (const name of [TWOFOLD_MODERN, TWOFOLD_LEGACY]) {
     const leak = sections
@@ -197,7 +205,7 @@ export function checkTargets(sections: readonly Section[]): TargetResult[] {
       'twofold',
       'official 2.4.0',
       '≤',
-      0.6,
+      0.5,
     );
   }
   return results;
