@@ -3,10 +3,11 @@
  * the algorithm chosen from the authorization server's `dpop_signing_alg_values_supported`, the
  * proofs sent with each MCP request (built with jose), and the nonces resource servers hand out.
  * Token requests get their proofs from oauth4webapi's `DPoP` handle, which keeps the
- * authorization server's nonces itself.
+ * authorization server's nonces itself. Both libraries load with the first key: a provider
+ * is made eagerly, its DPoP side is used only once it authorizes.
  */
-import { base64url, exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import * as oauth from 'oauth4webapi';
+import type { JWK } from 'jose';
+import type * as oauth from 'oauth4webapi';
 import { parseChallenges } from './challenge';
 import type { StoredCredentials } from './types';
 
@@ -53,6 +54,7 @@ export function dpopAlgorithm(as: oauth.AuthorizationServer): string | undefined
 
 /** A new key pair for `alg`; the private key is extractable so that the store can keep it. */
 export async function createDpopKey(alg: string): Promise<DpopKey> {
+  const { generateKeyPair } = await import('jose');
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   return keyOf(alg, { publicKey, privateKey });
 }
@@ -64,6 +66,7 @@ export async function restoreDpopKey(
   const alg = stored?.privateJwk.alg ?? stored?.publicJwk.alg;
   if (stored === undefined || alg === undefined) return undefined;
   try {
+    const { importJWK } = await import('jose');
     const [privateKey, publicKey] = await Promise.all([
       importJWK(stored.privateJwk, alg, { extractable: true }),
       importJWK(stored.publicJwk, alg, { extractable: true }),
@@ -77,6 +80,7 @@ export async function restoreDpopKey(
 
 /** The key as the store keeps it: both halves as JWKs, each naming its algorithm. */
 export async function storeDpopKey(key: DpopKey): Promise<StoredDpopKey> {
+  const { exportJWK } = await import('jose');
   const privateJwk = await exportJWK(key.keyPair.privateKey);
   return {
     publicJwk: { ...key.publicJwk, alg: key.alg },
@@ -98,6 +102,7 @@ export interface ProofRequest {
  * server's nonce when it gave one.
  */
 export async function resourceProof(key: DpopKey, request: ProofRequest): Promise<string> {
+  const { base64url, SignJWT } = await import('jose');
   const digest = await crypto.subtle.digest(
     'SHA-256',
     new TextEncoder().encode(request.accessToken),
@@ -137,8 +142,9 @@ export class DpopNonces {
 }
 
 async function keyOf(alg: string, keyPair: oauth.CryptoKeyPair): Promise<DpopKey> {
+  const [{ exportJWK }, { DPoP }] = await Promise.all([import('jose'), import('oauth4webapi')]);
   const publicJwk = publicMembers(await exportJWK(keyPair.publicKey));
-  return { alg, keyPair, publicJwk, handle: oauth.DPoP({}, keyPair) };
+  return { alg, keyPair, publicJwk, handle: DPoP({}, keyPair) };
 }
 
 /** Only what identifies a public key: no private part, usage or extractability flags. */

@@ -13,19 +13,12 @@ import type {
 } from '@twofold/transports/experimental';
 import type * as oauth from 'oauth4webapi';
 import { type AuthChallenge, challengeScopes, oauthChallenge, splitScopes } from './challenge';
-import { authorizationCodeFlow } from './code-flow';
-import {
-  discoverAuthorizationServer,
-  discoverResource,
-  fallbackAuthorizationServer,
-} from './discovery';
 import { DpopBinding, type DpopKey, type Presented, restoreDpopKey, storeDpopKey } from './dpop';
-import { enterpriseGrant } from './enterprise';
 import { AuthorizationError } from './errors';
-import { clientCredentials, type GrantContext, jwtBearer, refresh, storedTokens } from './grants';
-import { type ClientIdentity, resolveIdentity } from './identity';
+import type { GrantContext } from './grants';
+import type { ClientIdentity } from './identity';
 import { InMemoryTokenStore, keyString } from './memory-store';
-import { type OAuthHttp, step } from './oauth-http';
+import type { OAuthHttp } from './oauth-http';
 import type {
   AuthorizationHandler,
   OAuthProviderOptions,
@@ -49,6 +42,9 @@ interface Session {
   /** Logins and refreshes in a row without a successful response. */
   attempts: number;
 }
+
+/** The flows, loaded on first need (see flows.ts). */
+const loadFlows = () => import('./flows');
 
 /** A token this close to its expiry (or a quarter of its lifetime, if less) is renewed first. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -254,6 +250,7 @@ export class OAuthProvider implements HttpAuthorizer {
         ) {
           return;
         }
+        const { refresh, storedTokens } = await loadFlows();
         const context = await this.#grantContext(session, undefined);
         const response = await refresh(context, stored?.tokens?.refreshToken ?? refreshToken);
         session.tokens = {
@@ -273,6 +270,8 @@ export class OAuthProvider implements HttpAuthorizer {
 
   /** The session for the endpoint as its metadata says now (a new one if the issuer moved). */
   async #discover(endpoint: URL, challenge: AuthChallenge | undefined): Promise<Session> {
+    const { discoverResource, discoverAuthorizationServer, fallbackAuthorizationServer } =
+      await loadFlows();
     const prm = await discoverResource(this.#http, endpoint, challenge);
     const resource = prm?.resource ?? canonicalResource(endpoint);
     const issuer = prm?.authorizationServers[0] ?? endpoint.origin;
@@ -329,21 +328,23 @@ export class OAuthProvider implements HttpAuthorizer {
 
   /** Gets tokens with the configured grant and keeps them. */
   async #obtain(session: Session, scopes: string[]): Promise<void> {
+    const flows = await loadFlows();
     const grant = this.#options.grant ?? { type: 'authorization_code' };
     const handler = grant.type === 'authorization_code' ? this.#handler(session) : undefined;
     const redirectUri = handler === undefined ? undefined : await handler.redirectUri();
     const context = await this.#grantContext(session, redirectUri);
     let response: oauth.TokenEndpointResponse;
-    if (grant.type === 'client_credentials') response = await clientCredentials(context, scopes);
+    if (grant.type === 'client_credentials')
+      response = await flows.clientCredentials(context, scopes);
     else if (grant.type === 'jwt_bearer') {
-      const assertion = await step('token', 'Getting the JWT bearer assertion', async () =>
+      const assertion = await flows.step('token', 'Getting the JWT bearer assertion', async () =>
         grant.assertion(),
       );
-      response = await jwtBearer(context, assertion, scopes);
+      response = await flows.jwtBearer(context, assertion, scopes);
     } else if (grant.type === 'enterprise')
-      response = await enterpriseGrant(context, grant, scopes);
+      response = await flows.enterpriseGrant(context, grant, scopes);
     else {
-      response = await authorizationCodeFlow(context, {
+      response = await flows.authorizationCodeFlow(context, {
         handler: handler as AuthorizationHandler,
         redirectUri: redirectUri as string,
         scopes,
@@ -351,7 +352,7 @@ export class OAuthProvider implements HttpAuthorizer {
       });
     }
     for (const scope of scopes) session.requested.add(scope);
-    session.tokens = storedTokens(response);
+    session.tokens = flows.storedTokens(response);
     await this.#save(session);
   }
 
@@ -371,6 +372,7 @@ export class OAuthProvider implements HttpAuthorizer {
       (redirectUri !== undefined && !fitsRedirect(session.identity, redirectUri))
     ) {
       const stored = await this.#store.get(session.key);
+      const { resolveIdentity } = await loadFlows();
       session.identity = await resolveIdentity({
         http: this.#http,
         options: this.#options,

@@ -4,9 +4,8 @@
  * as `npx.cmd` and quotes arguments safely), the child gets an allow-listed environment, its
  * stderr is kept in a bounded ring, and stopping it takes its whole process group along.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
-import crossSpawn from 'cross-spawn';
 import { buildChildEnv } from './child-env';
 import { type StopSignal, signalProcessGroup } from './process-group';
 import { DEFAULT_STDERR_TAIL_BYTES, StderrRing } from './stderr-ring';
@@ -118,7 +117,8 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   async start(): Promise<void> {
     this.beginStart();
     const { command, args = [], cwd, env, inheritEnv = false } = this.options;
-    const child = crossSpawn(command, [...args], {
+    const run = process.platform === 'win32' ? await windowsSpawn() : spawn;
+    const child = run(command, [...args], {
       cwd,
       env: buildChildEnv(process.env, env, inheritEnv),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -271,4 +271,12 @@ export class StdioClientTransport extends NdjsonStreamTransport {
       this.report(error as Error);
     }
   }
+}
+
+/**
+ * cross-spawn, for Windows `.cmd` shims and argument quoting. Elsewhere it only calls `spawn`,
+ * so it is loaded on Windows alone and stays out of every other program's import.
+ */
+async function windowsSpawn(): Promise<typeof spawn> {
+  return (await import('cross-spawn')).default as typeof spawn;
 }
