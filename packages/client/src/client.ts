@@ -308,11 +308,16 @@ export class McpClient {
     options: CallToolOptions = {},
   ): Promise<CallToolResult | InputRequiredResult> {
     const params = args === undefined ? { name } : { name, arguments: args };
-    const result = await this.toolCalls().settle(options, (o) => this.sendToolCall(params, o));
-    if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
-    const call = result as unknown as CallToolResult;
-    if (options.validateOutput !== false) this.catalog.assertOutput(name, call);
-    return call;
+    // Async for its rejections (not connected, closed); chained rather than awaited, so that
+    // no frame waits on this hot path.
+    return this.toolCalls()
+      .settle(options, (o) => this.sendToolCall(params, o))
+      .then((result) => {
+        if (result.resultType === 'input_required') return result as unknown as InputRequiredResult;
+        const call = result as unknown as CallToolResult;
+        if (options.validateOutput !== false) this.catalog.assertOutput(name, call);
+        return call;
+      });
   }
 
   /**

@@ -54,26 +54,40 @@ export class RequestPipeline {
    */
   withInput<T = Result>(method: string, params: Params, options: InputRequestOptions): Promise<T> {
     const ask = () => this.askWithInput(method, params, options);
-    const resuming = options.inputResponses !== undefined || options.requestState !== undefined;
-    if (!CACHEABLE_METHODS.has(method) || resuming) return ask() as Promise<T>;
+    if (!CACHEABLE_METHODS.has(method) || isResuming(options)) return ask() as Promise<T>;
     return this.throughCache(method, params, options, ask) as Promise<T>;
   }
 
+  /** The first answer decides: most need no rounds (async only so that a throw rejects). */
   private async askWithInput(
     method: string,
     params: Params,
     options: InputRequestOptions,
   ): Promise<Result> {
-    const { session } = this.parts;
-    const send = (extra: Params) =>
-      session.request(method, { ...params, ...extra }, sessionOptions(options));
-    const first = await send(resumeFields(options));
-    if (resultTypeOf(first) !== ResultType.InputRequired || !INPUT_REQUIRED_METHODS.has(method)) {
-      return first;
-    }
-    if (options.inputMode === 'manual') return first;
+    const first = isResuming(options)
+      ? this.send(method, { ...params, ...resumeFields(options) }, options)
+      : this.send(method, params, options);
+    return first.then((result) =>
+      resultTypeOf(result) !== ResultType.InputRequired ||
+      !INPUT_REQUIRED_METHODS.has(method) ||
+      options.inputMode === 'manual'
+        ? result
+        : this.runRounds(method, params, options, result),
+    );
+  }
+
+  private send(method: string, params: Params, options: InputRequestOptions): Promise<Result> {
+    return this.parts.session.request(method, params, sessionOptions(options));
+  }
+
+  private async runRounds(
+    method: string,
+    params: Params,
+    options: InputRequestOptions,
+    first: Result,
+  ): Promise<Result> {
     // Handlers must stop when the caller aborts or the connection ends, whichever comes first.
-    const { ended } = this.parts;
+    const { ended, session } = this.parts;
     const rounds = new AbortController();
     const stop = () => rounds.abort(options.signal?.aborted ? options.signal.reason : ended.reason);
     for (const signal of [options.signal, ended]) {
@@ -83,7 +97,7 @@ export class RequestPipeline {
     try {
       return await runInputRounds({
         first,
-        retry: (extra) => send(extra),
+        retry: (extra) => this.send(method, { ...params, ...extra }, options),
         answerer: this.parts.answerer,
         maxRounds: this.parts.maxInputRounds,
         era: session.verdict.era,
@@ -120,6 +134,10 @@ export class RequestPipeline {
 
 function isAborted(error: unknown): boolean {
   return error instanceof LocalError && error.code === LocalErrorCode.RequestAborted;
+}
+
+function isResuming(options: InputRequestOptions): boolean {
+  return options.inputResponses !== undefined || options.requestState !== undefined;
 }
 
 function resumeFields(options: InputRequestOptions): Params {

@@ -47,36 +47,39 @@ export function handleModernRequest(
   message: JsonRpcRequest,
   io: ModernIo,
 ): Promise<JsonRpcResponse> {
+  const { instrumentation } = server.options;
+  if (instrumentation === undefined) return answer(server, message, io);
   const channel = {
     era: 'modern' as const,
     protocolVersion: protocolVersionOf(message.params),
     sessionId: undefined,
     headers: io.headers,
   };
-  return instrumented(server.options.instrumentation, message, channel, () =>
-    answer(server, message, io),
-  );
+  return instrumented(instrumentation, message, channel, () => answer(server, message, io));
 }
 
-async function answer(
+/** One response for the request, whatever happens; chained rather than awaited (hot path). */
+function answer(
   server: ServedServer,
   message: JsonRpcRequest,
   io: ModernIo,
 ): Promise<JsonRpcResponse> {
+  // Logs and progress must not follow the response.
   let answered = false;
-  try {
-    const live = () => !answered && !(io.aborted ?? io.signal.aborted);
-    const result = await dispatch(server, message, io, live);
-    return createResultResponse(message.id, result);
-  } catch (error) {
-    return createErrorResponse(
-      message.id,
-      toWireError(error, 'modern', message.method, io.onerror),
-    );
-  } finally {
-    // Logs and progress must not follow the response.
-    answered = true;
-  }
+  const live = () => !answered && !(io.aborted ?? io.signal.aborted);
+  return dispatch(server, message, io, live).then(
+    (result) => {
+      answered = true;
+      return createResultResponse(message.id, result);
+    },
+    (error: unknown) => {
+      answered = true;
+      return createErrorResponse(
+        message.id,
+        toWireError(error, 'modern', message.method, io.onerror),
+      );
+    },
+  );
 }
 
 async function dispatch(

@@ -76,7 +76,7 @@ export function inputResponseReader(
   asked: Readonly<Record<string, AskedInput>> | undefined,
 ): (key: string) => InputResponse | undefined {
   // Compiled on first use only: handlers that never call the reader pay nothing.
-  const validators = new Map<string, Validate>();
+  let validators: Map<string, Validate> | undefined;
   return (key) => {
     const request = asked === undefined || !Object.hasOwn(asked, key) ? undefined : asked[key];
     const answer =
@@ -84,6 +84,7 @@ export function inputResponseReader(
     if (request === undefined || answer === undefined) return undefined;
     const value = checkShape(version, key, request.method, answer);
     if (request.requestedSchema !== undefined && value.action === 'accept') {
+      validators ??= new Map();
       let validate = validators.get(key);
       if (validate === undefined) {
         validate = compileJsonSchema(request.requestedSchema, `requestedSchema of ${key}`)

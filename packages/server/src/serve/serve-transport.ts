@@ -15,6 +15,7 @@ import {
   isJsonRpcResponse,
   isRequestId,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcRequest,
   LocalError,
   LocalErrorCode,
@@ -22,6 +23,7 @@ import {
   type Transport,
 } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
+import type { ModernIo } from '../core/modern-io';
 import type { ServedServer } from '../core/served-server';
 import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
 import { listenHubOf } from '../listen/hub';
@@ -71,7 +73,7 @@ export async function serveTransport(
   options: ServeTransportOptions = {},
 ): Promise<ServedConnection> {
   const report = (error: Error) => options.onerror?.(error);
-  const modernInflight = new Map<RequestId, LazyAbort>();
+  const modernInflight = new Map<RequestId, StreamRequestIo>();
   const listens = new OpenListens();
   listenHubOf(server);
   let legacy: LegacyEngine | undefined;
@@ -97,24 +99,19 @@ export async function serveTransport(
     else void answerModern(request);
   };
 
-  const answerModern = async (request: JsonRpcRequest, shutdown?: AbortSignal) => {
-    const controller = new LazyAbort();
-    modernInflight.set(request.id, controller);
-    const response = await handleModernRequest(server, request, {
-      get signal() {
-        return controller.signal;
-      },
-      get aborted() {
-        return controller.aborted;
-      },
-      notify: (notification) => transport.send(notification, { relatedRequestId: request.id }),
-      onerror: report,
+  const answerModern = (request: JsonRpcRequest, shutdown?: AbortSignal): Promise<void> => {
+    const io = new StreamRequestIo(
+      (notification) => transport.send(notification, { relatedRequestId: request.id }),
+      report,
       shutdown,
-      auth: options.auth,
+      options.auth,
+    );
+    modernInflight.set(request.id, io);
+    return handleModernRequest(server, request, io).then((response) => {
+      modernInflight.delete(request.id);
+      // After a cancel nothing more goes out for the request (stdio cancellation rule).
+      if (!io.aborted) return send(response, request.id);
     });
-    modernInflight.delete(request.id);
-    // After a cancel nothing more goes out for the request (stdio cancellation rule).
-    if (!controller.aborted) await send(response, request.id);
   };
 
   const route = (decoded: DecodedMessage) => {
@@ -194,9 +191,20 @@ export async function serveTransport(
  * A request's cancellation, whose `AbortSignal` is made only when a handler reads it: making
  * one costs more than serving a short request.
  */
-class LazyAbort {
+/**
+ * One modern request's side of the stream, one object per request: its `AbortSignal` is made
+ * only when someone reads it (most handlers never do, and a signal costs more than a request).
+ */
+class StreamRequestIo implements ModernIo {
   #controller: AbortController | undefined;
   #aborted = false;
+
+  constructor(
+    readonly notify: (notification: JsonRpcNotification) => Promise<void>,
+    readonly onerror: (error: Error) => void,
+    readonly shutdown: AbortSignal | undefined,
+    readonly auth: AuthInfo | undefined,
+  ) {}
 
   get aborted(): boolean {
     return this.#aborted;
