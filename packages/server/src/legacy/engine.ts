@@ -37,7 +37,8 @@ import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
 import { toWireError } from '../core/error-mapping';
 import { callExtensionMethod } from '../core/extension-methods';
-import { instrumented } from '../core/instrumentation';
+import { instrumented, type RequestChannel } from '../core/instrumentation';
+import { LazyAbort } from '../core/lazy-abort';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
 import { createReporter } from '../core/reporting';
 import { visibleHeaders } from '../core/request-headers';
@@ -84,7 +85,7 @@ export class LegacyEngine {
   private logLevel: LoggingLevel | undefined;
   /** Subscribed URIs, each with the release of its `watchResource` hint. */
   private readonly subscriptions = new Map<string, () => void>();
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, LazyAbort>();
   private readonly outbound: OutboundRequests;
   private unsubscribeChanges: (() => void) | undefined;
   private disposed = false;
@@ -151,38 +152,43 @@ export class LegacyEngine {
       this.report(new Error(`Duplicate request id ${JSON.stringify(id)} ignored`));
       return;
     }
-    const controller = new AbortController();
-    this.inflight.set(id, controller);
-    const channel = {
-      era: 'legacy' as const,
-      protocolVersion: this.negotiated?.version,
-      sessionId: this.transport.sessionId,
-      headers: context?.headers,
-    };
+    const cancel = new LazyAbort();
+    this.inflight.set(id, cancel);
+    const { instrumentation } = this.server.options;
+    const respond = () => this.respond(message, context, cancel);
     let response: JsonRpcResponse;
     try {
-      response = await instrumented(this.server.options.instrumentation, message, channel, () =>
-        this.respond(message, context, controller.signal),
-      );
+      response = await (instrumentation === undefined
+        ? respond()
+        : instrumented(instrumentation, message, this.channel(context), respond));
     } finally {
       this.inflight.delete(id);
     }
     // A cancelled request gets no response (legacy cancellation rule), nor one after close.
-    if (controller.signal.aborted || this.disposed) return;
+    if (cancel.aborted || this.disposed) return;
     await this.transport.send(response, { relatedRequestId: id }).catch((error: unknown) => {
       this.report(error);
     });
+  }
+
+  private channel(context: MessageContext | undefined): RequestChannel {
+    return {
+      era: 'legacy',
+      protocolVersion: this.negotiated?.version,
+      sessionId: this.transport.sessionId,
+      headers: context?.headers,
+    };
   }
 
   /** The response to `message` (an error response when its handling fails). */
   private async respond(
     message: JsonRpcRequest,
     context: MessageContext | undefined,
-    signal: AbortSignal,
+    cancel: LazyAbort,
   ): Promise<JsonRpcResponse> {
     let answered = false;
     try {
-      const result = await this.dispatch(message, context, signal, () => !answered);
+      const result = await this.dispatch(message, context, cancel, () => !answered);
       return createResultResponse(message.id, result);
     } catch (error) {
       return createErrorResponse(
@@ -197,7 +203,7 @@ export class LegacyEngine {
   private async dispatch(
     message: JsonRpcRequest,
     context: MessageContext | undefined,
-    signal: AbortSignal,
+    cancel: LazyAbort,
     live: () => boolean,
   ): Promise<Record<string, unknown>> {
     const { id, method, params } = message;
@@ -233,7 +239,7 @@ export class LegacyEngine {
     const reporter = createReporter({
       progressToken: typeof token === 'string' || typeof token === 'number' ? token : undefined,
       logLevel: () => this.logLevel,
-      live: () => live() && !signal.aborted,
+      live: () => live() && !cancel.aborted,
       notify: (notification) => this.transport.send(notification, { relatedRequestId: id }),
     });
     const headers = visibleHeaders(context?.headers);
@@ -248,7 +254,10 @@ export class LegacyEngine {
       clientCapabilities: session.clientCapabilities,
       clientInfo: session.clientInfo,
       sessionId: this.transport.sessionId,
-      signal,
+      // Read on demand: most handlers never look at it.
+      get signal() {
+        return cancel.signal;
+      },
       trace: readTraceContext(meta),
       auth,
       headers,
@@ -261,7 +270,10 @@ export class LegacyEngine {
     return runWithInputRounds(
       (retry) => callOperation(this.server.operations, method, p, contextFor(retry)),
       (request) =>
-        this.outbound.request(request.method, request.params, { signal, relatedRequestId: id }),
+        this.outbound.request(request.method, request.params, {
+          signal: cancel.signal,
+          relatedRequestId: id,
+        }),
       session.clientCapabilities,
     );
   }

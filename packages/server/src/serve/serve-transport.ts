@@ -23,6 +23,7 @@ import {
   type Transport,
 } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
+import { LazyAbort } from '../core/lazy-abort';
 import type { ModernIo } from '../core/modern-io';
 import type { ServedServer } from '../core/served-server';
 import { LegacyEngine, type LegacyEngineOptions } from '../legacy/engine';
@@ -191,36 +192,15 @@ export async function serveTransport(
  * A request's cancellation, whose `AbortSignal` is made only when a handler reads it: making
  * one costs more than serving a short request.
  */
-/**
- * One modern request's side of the stream, one object per request: its `AbortSignal` is made
- * only when someone reads it (most handlers never do, and a signal costs more than a request).
- */
-class StreamRequestIo implements ModernIo {
-  #controller: AbortController | undefined;
-  #aborted = false;
-
+/** One modern request's side of the stream, in one object: cancel state and notifications. */
+class StreamRequestIo extends LazyAbort implements ModernIo {
   constructor(
     readonly notify: (notification: JsonRpcNotification) => Promise<void>,
     readonly onerror: (error: Error) => void,
     readonly shutdown: AbortSignal | undefined,
     readonly auth: AuthInfo | undefined,
-  ) {}
-
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort();
-    }
-    return this.#controller.signal;
-  }
-
-  abort(): void {
-    this.#aborted = true;
-    this.#controller?.abort();
+  ) {
+    super();
   }
 }
 
