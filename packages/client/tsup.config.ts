@@ -1,3 +1,6 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental', 'node', 'opentelemetry'] });
+export default definePackageBuild({
+  entries: ['index', 'experimental', 'node', 'opentelemetry'],
+  bundled: ['@cfworker/json-schema'],
+});

@@ -12,4 +12,5 @@ export default definePackageBuild({
     'next',
     'opentelemetry',
   ],
+  bundled: ['@cfworker/json-schema'],
 });

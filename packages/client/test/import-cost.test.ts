@@ -31,4 +31,11 @@ describe('what importing the client costs', () => {
     expect(loaded).not.toContain('oauth4webapi');
     if (process.platform !== 'win32') expect(loaded).not.toContain('cross-spawn');
   });
+
+  it('loads the libraries built into the packages from their own files', () => {
+    const loaded = packagesLoadedBy(['@twofold/client/experimental', '@twofold/client/node']);
+    expect(loaded).toContain('zod');
+    expect(loaded).not.toContain('yaml');
+    expect(loaded).not.toContain('@cfworker/json-schema');
+  });
 });

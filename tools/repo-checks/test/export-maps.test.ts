@@ -1,5 +1,7 @@
 // Pins the published surface of every package. Changing an export map here is a decision about
 // what users can import: make it in the same change as the package.json edit.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type PackageJson, publishedPackages } from '../src/workspace.ts';
 
@@ -106,6 +108,15 @@ function keyOrder(value: unknown): unknown {
 
 const packages = publishedPackages();
 
+const NOTICES = 'THIRD-PARTY-NOTICES.md';
+
+/** The libraries a package's build contains (`bundled` in its tsup.config.ts). */
+function bundledBy(path: string): string[] {
+  const config = readFileSync(join(path, 'tsup.config.ts'), 'utf8');
+  const list = /bundled:\s*\[([^\]]*)\]/.exec(config)?.[1] ?? '';
+  return [...list.matchAll(/'([^']+)'/g)].map((match) => match[1] as string);
+}
+
 describe('export maps', () => {
   it('covers exactly the packages under packages/', () => {
     expect(packages.map((pkg) => pkg.json.name).sort()).toEqual(Object.keys(expected).sort());
@@ -118,8 +129,9 @@ describe('export maps', () => {
     });
   });
 
-  for (const { json } of packages) {
+  for (const { json, path } of packages) {
     describe(json.name, () => {
+      const bundled = bundledBy(path);
       const surface = {
         exports: json.exports,
         main: json.main,
@@ -140,10 +152,20 @@ describe('export maps', () => {
           type: 'module',
           sideEffects: false,
           engines: { node: '>=20' },
-          files: ['dist', 'README.md', 'LICENSE'],
+          files: ['dist', 'README.md', 'LICENSE', ...(bundled.length > 0 ? [NOTICES] : [])],
           publishConfig: { access: 'public', provenance: true },
         });
         expect(json.private).toBeUndefined();
+      });
+
+      it('ships the notices of the libraries its build contains, and does not install them', () => {
+        expect(existsSync(join(path, NOTICES))).toBe(bundled.length > 0);
+        const notices = bundled.length > 0 ? readFileSync(join(path, NOTICES), 'utf8') : '';
+        for (const name of bundled) {
+          expect(json.dependencies?.[name], name).toBeUndefined();
+          expect(json.devDependencies?.[name], name).toBeDefined();
+          expect(notices).toContain(`## ${name}\n`);
+        }
       });
 
       it('depends on other twofold packages through workspace:^', () => {
