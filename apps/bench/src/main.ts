@@ -68,7 +68,7 @@ configureProfiling(profile);
 const findings: string[] = [];
 const started = performance.now();
 const report: RunReport = {
-  meta: runMeta(quick),
+  meta: runMeta(quick, only),
   targets: [],
   sections: [],
   components: [],

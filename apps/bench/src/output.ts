@@ -23,6 +23,8 @@ export interface RunReport {
   meta: {
     date: string;
     mode: 'quick' | 'full';
+    /** The parts run (`--only`), when not all of them. */
+    parts?: string[] | undefined;
     node: string;
     platform: string;
     cpu: string;
@@ -40,10 +42,11 @@ export interface RunReport {
 }
 
 /** The run's environment, filled in at the start. */
-export function runMeta(quick: boolean): RunReport['meta'] {
+export function runMeta(quick: boolean, parts?: string[]): RunReport['meta'] {
   return {
     date: new Date().toISOString().slice(0, 10),
     mode: quick ? 'quick' : 'full',
+    parts,
     node: process.version,
     platform: `${process.platform}/${process.arch}`,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -57,7 +60,7 @@ export function runMeta(quick: boolean): RunReport['meta'] {
 export function renderReport(report: RunReport): string {
   const { meta } = report;
   const parts = [
-    `# twofold benchmarks, ${meta.date} (${meta.mode} run)`,
+    `# twofold benchmarks, ${meta.date} (${meta.mode} run${meta.parts ? `, only ${meta.parts.join(', ')}` : ''})`,
     '',
     `Node ${meta.node}, ${meta.platform}, ${meta.cpus} × ${meta.cpu}; ${meta.seconds.toFixed(0)} s in all.${meta.mode === 'quick' ? ' **Quick run**: fewer and shorter samples than `pnpm bench`; expect wider min–max.' : ''}`,
     ...meta.notes.map((n) => `\n${n}`),
