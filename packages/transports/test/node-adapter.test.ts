@@ -4,6 +4,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { request as undiciRequest } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { serve, toNodeListener } from '../src/node';
@@ -100,6 +102,26 @@ describe('toNodeListener', () => {
     const response = await fetch(endpoint.url, { signal: client.signal });
     const reader = response.body?.getReader();
     await reader?.read();
+    client.abort();
+    await aborted.promise;
+    await endpoint.close();
+  });
+
+  it('aborts the signal of a Request that was garbage-collected while its response streams', async () => {
+    // The handler keeps only the signal (a listener on it), not the Request that follows ours.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const aborted = deferred<void>();
+    const endpoint = await serve(async (request) => {
+      request.signal.addEventListener('abort', () => aborted.resolve());
+      return new Response(
+        new ReadableStream({ start: (c) => c.enqueue(new Uint8Array([0x3a, 0x0a])) }),
+      );
+    });
+    const client = new AbortController();
+    const response = await fetch(endpoint.url, { signal: client.signal });
+    await response.body?.getReader().read();
+    for (let i = 0; i < 3; i++) gc();
     client.abort();
     await aborted.promise;
     await endpoint.close();

@@ -87,16 +87,13 @@ export function toWebRequest(
   options: { body?: boolean } = {},
 ): Request {
   const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
   const headers = new Headers();
   for (const [name, values] of Object.entries(req.headersDistinct)) {
     for (const value of values ?? []) headers.append(name, value);
   }
   const method = req.method ?? 'GET';
   const hasBody = options.body !== false && mayHaveBody(method) && !bodyConsumed(req);
-  return new Request(requestUrl(req), {
+  const request = new Request(requestUrl(req), {
     method,
     headers,
     body: hasBody ? bodyStream(req, res) : null,
@@ -104,6 +101,13 @@ export function toWebRequest(
     // Required by Node's fetch for a streamed request body.
     duplex: 'half',
   } as RequestInit);
+  // Node's Request follows `signal` through a weak reference: this listener holds the Request
+  // until the response closes, or a handler that kept only `request.signal` could lose the
+  // disconnect's abort to garbage collection.
+  res.once('close', () => {
+    if (!res.writableFinished && !request.signal.aborted) controller.abort();
+  });
+  return request;
 }
 
 /**
