@@ -146,7 +146,7 @@ export {
 } from './telemetry';
 export type { MessageContext, Transport, TransportSendOptions } from './transport';
 export type * from './types';
-export { isRecord } from './util';
+export { isRecord, shallowCopy } from './util';
 export {
   type Era,
   eraOf,

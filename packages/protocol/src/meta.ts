@@ -7,7 +7,7 @@ import type {
   ProgressToken,
   RequestId,
 } from './types';
-import { isRecord } from './util';
+import { isRecord, shallowCopy } from './util';
 import { META_KEYS } from './wire/messages';
 import { LoggingLevel as LoggingLevelSchema } from './wire/primitives';
 
@@ -113,8 +113,11 @@ export function withServerInfo<T extends Record<string, unknown>>(
   result: T,
   serverInfo: Implementation,
 ): T {
-  const meta = isRecord(result._meta) ? result._meta : {};
-  return { ...result, _meta: { ...meta, [META_KEYS.serverInfo]: serverInfo } };
+  const meta: Record<string, unknown> = isRecord(result._meta) ? shallowCopy(result._meta) : {};
+  meta[META_KEYS.serverInfo] = serverInfo;
+  const complete: Record<string, unknown> = shallowCopy(result);
+  complete._meta = meta;
+  return complete as T;
 }
 
 /**

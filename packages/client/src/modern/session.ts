@@ -18,6 +18,7 @@ import {
   ProtocolError,
   parseResult,
   selectMutualVersion,
+  shallowCopy,
   TASKS_EXTENSION_ID,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
@@ -100,7 +101,9 @@ export function createModernSession(init: ModernSessionInit): EraSession {
     } else envelope = envelopeOf(version, extensions, trace);
     const callerMeta = isRecord(params?._meta) ? params._meta : undefined;
     const own = meta === undefined && callerMeta === undefined;
-    const sent = { ...params, _meta: own ? envelope : { ...envelope, ...meta, ...callerMeta } };
+    // A copy that is then extended, not a spread: see `shallowCopy`.
+    const sent: Record<string, unknown> = params === undefined ? {} : shallowCopy(params);
+    sent._meta = own ? envelope : Object.assign({}, envelope, meta, callerMeta);
     return connection.request(method, sent, connectionOptions(options, hooks.requestTimeoutMs));
   };
 

@@ -2,7 +2,11 @@
  * The feature methods both eras share, mapped onto the era-neutral `Operations`. Each era's
  * dispatcher validates the params first and adapts the outcome to its wire afterwards.
  */
-import type { CompleteRequestParams, ServerCapabilities } from '@twofold/protocol/experimental';
+import {
+  type CompleteRequestParams,
+  type ServerCapabilities,
+  shallowCopy,
+} from '@twofold/protocol/experimental';
 import { type CachePolicy, InputRequired, type RequestContext } from '../api';
 import type { Operations } from '../operations/types';
 
@@ -102,7 +106,7 @@ function inputOrRethrow(error: unknown): InputRequired {
 
 function produced(value: object): OperationOutcome {
   if (value instanceof InputRequired) return { kind: 'input', input: value };
-  return { kind: 'result', result: { ...(value as Record<string, unknown>) } };
+  return { kind: 'result', result: shallowCopy(value as Record<string, unknown>) };
 }
 
 function listed<T extends { cache: CachePolicy }>(value: T): OperationOutcome {

@@ -30,7 +30,10 @@ export interface ReporterOptions {
 }
 
 /** The `progress` and `log` functions of a handler's `RequestContext`. */
-export function createReporter(options: ReporterOptions): Pick<RequestContext, 'progress' | 'log'> {
+export type Reporter = Pick<RequestContext, 'progress' | 'log'>;
+
+/** Makes the {@link Reporter} of one request. */
+export function createReporter(options: ReporterOptions): Reporter {
   const { progressToken, logLevel, live, notify } = options;
   let last = Number.NEGATIVE_INFINITY;
   return {

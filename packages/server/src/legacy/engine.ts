@@ -33,10 +33,10 @@ import {
   type Transport,
 } from '@twofold/protocol/experimental';
 import type { HttpMessageContext } from '@twofold/transports/experimental';
-import type { RequestContext } from '../api';
 import type { AuthInfo } from '../auth/types';
 import { toWireError } from '../core/error-mapping';
 import { callExtensionMethod } from '../core/extension-methods';
+import { HandlerContext } from '../core/handler-context';
 import { instrumented, type RequestChannel } from '../core/instrumentation';
 import { LazyAbort } from '../core/lazy-abort';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
@@ -247,26 +247,27 @@ export class LegacyEngine {
     const granted = (context as HttpMessageContext | undefined)?.auth as AuthInfo | undefined;
     const closeSseStream = (context as HttpMessageContext | undefined)?.closeStream;
     const auth = granted ?? this.options.auth;
-    const contextFor = ({ inputResponses, state, asked }: LegacyRetry): RequestContext => ({
-      era: 'legacy',
-      protocolVersion: session.version,
-      requestId: id,
-      clientCapabilities: session.clientCapabilities,
-      clientInfo: session.clientInfo,
-      sessionId: this.transport.sessionId,
-      // Read on demand: most handlers never look at it.
-      get signal() {
-        return cancel.signal;
-      },
-      trace: readTraceContext(meta),
-      auth,
-      headers,
-      ...(closeSseStream === undefined ? {} : { closeSseStream }),
-      inputResponses,
-      inputResponse: inputResponseReader(session.version, inputResponses, asked),
-      state,
-      ...reporter,
-    });
+    // The signal is made on first read: most handlers never look at it.
+    const contextFor = ({ inputResponses, state, asked }: LegacyRetry) =>
+      new HandlerContext(
+        {
+          era: 'legacy',
+          protocolVersion: session.version,
+          requestId: id,
+          clientCapabilities: session.clientCapabilities,
+          clientInfo: session.clientInfo,
+          sessionId: this.transport.sessionId,
+          trace: readTraceContext(meta),
+          auth,
+          headers,
+          closeSseStream,
+          inputResponses,
+          inputResponse: inputResponseReader(session.version, inputResponses, asked),
+          state,
+        },
+        reporter,
+        cancel,
+      );
     return runWithInputRounds(
       (retry) => callOperation(this.server.operations, method, p, contextFor(retry)),
       (request) =>

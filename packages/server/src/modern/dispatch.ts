@@ -24,6 +24,7 @@ import {
 import type { RequestContext } from '../api';
 import { toWireError } from '../core/error-mapping';
 import { callExtensionMethod } from '../core/extension-methods';
+import { HandlerContext } from '../core/handler-context';
 import { instrumented } from '../core/instrumentation';
 import type { ModernIo } from '../core/modern-io';
 import { callOperation, isAdvertised, isOperationMethod } from '../core/operation-call';
@@ -136,29 +137,32 @@ async function dispatch(
   const opening = openRetry(server, method, parsed.value, principal);
   const retry = opening instanceof Promise ? await opening : opening;
   const inputResponses = parsed.value?.inputResponses as RequestContext['inputResponses'];
-  const context: RequestContext = {
-    era: 'modern',
-    protocolVersion: version,
-    requestId: message.id,
-    clientCapabilities: envelope.clientCapabilities,
-    clientInfo: envelope.clientInfo,
-    // Read on demand: most handlers never look at it, and the channel may make it lazily.
-    get signal() {
-      return io.signal;
+  const reporter = createReporter({
+    progressToken: envelope.progressToken,
+    logLevel: () => envelope.logLevel,
+    live,
+    notify: (notification) => io.notify(notification),
+  });
+  // The channel may make its signal only when a handler reads it; most never do.
+  const context = new HandlerContext(
+    {
+      era: 'modern',
+      protocolVersion: version,
+      requestId: message.id,
+      clientCapabilities: envelope.clientCapabilities,
+      clientInfo: envelope.clientInfo,
+      sessionId: undefined,
+      trace: envelope.trace,
+      auth: io.auth,
+      headers: io.headers,
+      closeSseStream: undefined,
+      inputResponses,
+      inputResponse: inputResponseReader(version as ModernVersion, inputResponses, retry.asked),
+      state: retry.state,
     },
-    trace: envelope.trace,
-    auth: io.auth,
-    headers: io.headers,
-    inputResponses,
-    inputResponse: inputResponseReader(version as ModernVersion, inputResponses, retry.asked),
-    state: retry.state,
-    ...createReporter({
-      progressToken: envelope.progressToken,
-      logLevel: () => envelope.logLevel,
-      live,
-      notify: (notification) => io.notify(notification),
-    }),
-  };
+    reporter,
+    io,
+  );
   const task =
     method === 'tools/call'
       ? startToolTask(server, parsed.value, context, retry.asked, io)

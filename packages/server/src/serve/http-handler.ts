@@ -20,6 +20,7 @@ import {
 } from '@twofold/transports/experimental';
 import { createResourceServer } from '../auth/access-control';
 import type { AuthInfo, HttpAuthOptions } from '../auth/types';
+import type { ModernIo } from '../core/modern-io';
 import { visibleHeaders } from '../core/request-headers';
 import type { ServedServer } from '../core/served-server';
 import { startLegacySession } from '../legacy/start-session';
@@ -151,20 +152,11 @@ function modernHandler(
     exchange: HttpExchange,
     shutdown?: AbortSignal,
   ) => {
-    const response = await handleModernRequest(server, message, {
-      // The exchange makes its signal only when a handler reads it.
-      get signal() {
-        return exchange.signal;
-      },
-      get aborted() {
-        return exchange.aborted;
-      },
-      notify: (notification) => exchange.notify(notification),
-      onerror,
-      shutdown,
-      auth: exchange.auth as AuthInfo | undefined,
-      headers: visibleHeaders(exchange.headers),
-    });
+    const response = await handleModernRequest(
+      server,
+      message,
+      new ExchangeIo(exchange, onerror, shutdown),
+    );
     // A client that went away has cancelled the request: there is no stream left to answer on.
     if (exchange.aborted) return;
     // A request missing its required `_meta` is malformed: 400, unlike other -32602 errors.
@@ -180,4 +172,35 @@ function modernHandler(
       ? listens.serve((shutdown) => answer(message, exchange, shutdown))
       : answer(message, exchange));
   };
+}
+
+/**
+ * One HTTP exchange as a modern request's channel. A class, so that its getters live on the
+ * prototype: a per-request object literal with getters outlives its request (see
+ * `HandlerContext`). The exchange makes its signal only when a handler reads it.
+ */
+class ExchangeIo implements ModernIo {
+  readonly auth: AuthInfo | undefined;
+  readonly headers: Readonly<Record<string, string>> | undefined;
+
+  constructor(
+    private readonly exchange: HttpExchange,
+    readonly onerror: ((error: Error) => void) | undefined,
+    readonly shutdown: AbortSignal | undefined,
+  ) {
+    this.auth = exchange.auth as AuthInfo | undefined;
+    this.headers = visibleHeaders(exchange.headers);
+  }
+
+  get signal(): AbortSignal {
+    return this.exchange.signal;
+  }
+
+  get aborted(): boolean {
+    return this.exchange.aborted;
+  }
+
+  notify(notification: JsonRpcNotification): Promise<void> {
+    return this.exchange.notify(notification);
+  }
 }
