@@ -98,6 +98,7 @@ export {
   type Wire,
   type WireFeatures,
 } from './registry';
+export { RequestIdMap } from './request-id-map';
 export {
   CACHEABLE_METHODS,
   type CacheHints,

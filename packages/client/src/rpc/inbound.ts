@@ -14,6 +14,7 @@ import {
   LocalErrorCode,
   ProtocolError,
   type RequestId,
+  RequestIdMap,
 } from '@twofold/protocol/experimental';
 import { asError } from '../util';
 import type { ServerRequestHandler } from './types';
@@ -29,7 +30,7 @@ export interface InboundHost {
 /** The server requests being answered on one connection. */
 export class InboundRequests {
   readonly #host: InboundHost;
-  readonly #running = new Map<RequestId, AbortController>();
+  readonly #running = new RequestIdMap<AbortController>();
 
   constructor(host: InboundHost) {
     this.#host = host;

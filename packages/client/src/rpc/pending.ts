@@ -7,6 +7,7 @@ import {
   type JsonRpcNotification,
   LocalError,
   LocalErrorCode,
+  RequestIdMap,
 } from '@twofold/protocol/experimental';
 import type { Progress } from '../types';
 import type { RpcOutcome } from './types';
@@ -165,7 +166,7 @@ export class PendingRequest {
 
 /** The pending requests of one connection, by id and by progress token. */
 export class PendingTable {
-  readonly #byId = new Map<number, PendingRequest>();
+  readonly #byId = new RequestIdMap<PendingRequest>();
   readonly #byToken = new Map<string, PendingRequest>();
   // Ids given up by timeout or abort: their late responses are expected, not peer errors.
   readonly #abandoned = new Set<number>();
@@ -215,6 +216,6 @@ export class PendingTable {
 
   /** Every pending request (a copy, so settling while iterating is safe). */
   all(): PendingRequest[] {
-    return [...this.#byId.values()];
+    return this.#byId.values();
   }
 }

@@ -26,7 +26,7 @@ import {
   type MessageContext,
   ProtocolError,
   parseParams,
-  type RequestId,
+  RequestIdMap,
   readTraceContext,
   type ServerCapabilities,
   selectLegacyVersion,
@@ -85,7 +85,7 @@ export class LegacyEngine {
   private logLevel: LoggingLevel | undefined;
   /** Subscribed URIs, each with the release of its `watchResource` hint. */
   private readonly subscriptions = new Map<string, () => void>();
-  private readonly inflight = new Map<RequestId, LazyAbort>();
+  private readonly inflight = new RequestIdMap<LazyAbort>();
   private readonly outbound: OutboundRequests;
   private unsubscribeChanges: (() => void) | undefined;
   private disposed = false;

@@ -12,6 +12,7 @@ import {
   LocalErrorCode,
   ProtocolError,
   type RequestId,
+  RequestIdMap,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 
@@ -39,7 +40,7 @@ type Send = (message: JsonRpcMessage, options?: TransportSendOptions) => Promise
 /** Tracks the server's own requests on one session. */
 export class OutboundRequests {
   private nextId = 0;
-  private readonly pending = new Map<RequestId, Pending>();
+  private readonly pending = new RequestIdMap<Pending>();
 
   constructor(
     private readonly send: Send,

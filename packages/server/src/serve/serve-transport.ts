@@ -20,6 +20,7 @@ import {
   LocalError,
   LocalErrorCode,
   type RequestId,
+  RequestIdMap,
   type Transport,
 } from '@twofold/protocol/experimental';
 import type { AuthInfo } from '../auth/types';
@@ -74,7 +75,7 @@ export async function serveTransport(
   options: ServeTransportOptions = {},
 ): Promise<ServedConnection> {
   const report = (error: Error) => options.onerror?.(error);
-  const modernInflight = new Map<RequestId, StreamRequestIo>();
+  const modernInflight = new RequestIdMap<StreamRequestIo>();
   const listens = new OpenListens();
   listenHubOf(server);
   let legacy: LegacyEngine | undefined;
@@ -188,10 +189,6 @@ export async function serveTransport(
   return { closed, close };
 }
 
-/**
- * A request's cancellation, whose `AbortSignal` is made only when a handler reads it: making
- * one costs more than serving a short request.
- */
 /** One modern request's side of the stream, in one object: cancel state and notifications. */
 class StreamRequestIo extends LazyAbort implements ModernIo {
   constructor(

@@ -15,6 +15,7 @@ import {
   LocalErrorCode,
   type MessageContext,
   type RequestId,
+  RequestIdMap,
   type Transport,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
@@ -49,7 +50,7 @@ export class HttpServerTransport implements Transport {
   /** The web-standard handler to serve. */
   readonly handler: HttpServerHandler;
   private state: 'new' | 'open' | 'closed' = 'new';
-  private readonly exchanges = new Map<RequestId, HttpExchange>();
+  private readonly exchanges = new RequestIdMap<HttpExchange>();
 
   constructor(options: HttpServerTransportOptions = {}) {
     this.handler = createHttpHandler({
@@ -91,7 +92,7 @@ export class HttpServerTransport implements Transport {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    const open = [...this.exchanges];
+    const open = this.exchanges.entries();
     this.exchanges.clear();
     await Promise.all(open.map(([id, exchange]) => this.refuse(exchange, id, 'closed')));
     await this.handler.close();

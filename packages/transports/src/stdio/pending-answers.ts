@@ -9,11 +9,12 @@ import {
   isJsonRpcNotification,
   isJsonRpcRequest,
   isJsonRpcResponse,
+  RequestIdMap,
 } from '@twofold/protocol/experimental';
 
 /** Request ids delivered and not yet answered (a count per id: a peer may reuse one). */
 export class PendingAnswers {
-  readonly #open = new Map<RequestId, number>();
+  readonly #open = new RequestIdMap<number>();
   #onIdle: (() => void) | undefined;
 
   get size(): number {

@@ -14,6 +14,7 @@ import {
   MCP_SESSION_ID_HEADER,
   type MessageContext,
   type RequestId,
+  RequestIdMap,
   type TransportSendOptions,
 } from '@twofold/protocol/experimental';
 import { PostExchange } from '../exchange';
@@ -47,7 +48,7 @@ export class HttpLegacySession implements LegacySession {
   onclose?: () => void;
   readonly sessionId: string | undefined;
   private state: 'new' | 'open' | 'closed' = 'new';
-  private readonly requests = new Map<RequestId, RequestStream>();
+  private readonly requests = new RequestIdMap<RequestStream>();
   private readonly standalone: StandaloneStream;
   private readonly responseHeaders: Record<string, string>;
   private initializeId: RequestId | undefined;
