@@ -90,41 +90,16 @@ describe('toNodeListener', () => {
   });
 
   it('aborts the request signal when the client disconnects mid-response', async () => {
-    const aborted = deferred<void>();
-    const endpoint = await serve(async (request) => {
-      request.signal.addEventListener('abort', () => aborted.resolve());
-      // A body that never ends on its own.
-      return new Response(
-        new ReadableStream({ start: (c) => c.enqueue(new Uint8Array([0x3a, 0x0a])) }),
-      );
-    });
-    const client = new AbortController();
-    const response = await fetch(endpoint.url, { signal: client.signal });
-    const reader = response.body?.getReader();
-    await reader?.read();
-    client.abort();
-    await aborted.promise;
-    await endpoint.close();
+    await disconnectMidResponse();
   });
 
   it('aborts the signal of a Request that was garbage-collected while its response streams', async () => {
     // The handler keeps only the signal (a listener on it), not the Request that follows ours.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const aborted = deferred<void>();
-    const endpoint = await serve(async (request) => {
-      request.signal.addEventListener('abort', () => aborted.resolve());
-      return new Response(
-        new ReadableStream({ start: (c) => c.enqueue(new Uint8Array([0x3a, 0x0a])) }),
-      );
+    await disconnectMidResponse(() => {
+      for (let i = 0; i < 3; i++) gc();
     });
-    const client = new AbortController();
-    const response = await fetch(endpoint.url, { signal: client.signal });
-    await response.body?.getReader().read();
-    for (let i = 0; i < 3; i++) gc();
-    client.abort();
-    await aborted.promise;
-    await endpoint.close();
   });
 });
 
@@ -163,3 +138,25 @@ describe('serve', () => {
     await open.close();
   });
 });
+
+/**
+ * Serves responses that never end, reads the start of one, runs `meanwhile`, then disconnects;
+ * settles once the handler's request signal has aborted.
+ */
+async function disconnectMidResponse(meanwhile: () => void = () => {}): Promise<void> {
+  const aborted = deferred<void>();
+  const endpoint = await serve(async (request) => {
+    request.signal.addEventListener('abort', () => aborted.resolve());
+    // A body that never ends on its own.
+    return new Response(
+      new ReadableStream({ start: (c) => c.enqueue(new Uint8Array([0x3a, 0x0a])) }),
+    );
+  });
+  const client = new AbortController();
+  const response = await fetch(endpoint.url, { signal: client.signal });
+  await response.body?.getReader().read();
+  meanwhile();
+  client.abort();
+  await aborted.promise;
+  await endpoint.close();
+}
