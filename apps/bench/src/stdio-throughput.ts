@@ -21,6 +21,9 @@ export const throughputCase = (inFlight: number) =>
 interface Turn {
   perSecond: number;
   latencies: Float64Array;
+  /** CPU µs per call of the client and of the server process over the turn. */
+  clientCpu: number;
+  serverCpu: number;
 }
 
 /** One timed turn of `inFlight` calls on a connected driver. */
@@ -29,11 +32,19 @@ export async function loadTurn(
   inFlight: number,
   durationMs: number,
 ): Promise<Turn> {
-  const { elapsedMs, latencies } = await driver.send<{
+  const { elapsedMs, latencies, clientCpuMicros, serverCpuMicros } = await driver.send<{
     elapsedMs: number;
     latencies: Float64Array;
-  }>('load', { inFlight, durationMs, text: CALL_TEXT });
-  return { perSecond: (latencies.length * 1000) / elapsedMs, latencies };
+    clientCpuMicros: number;
+    serverCpuMicros: number;
+  }>('load', { inFlight, durationMs, text: CALL_TEXT, cpu: true });
+  const calls = Math.max(1, latencies.length);
+  return {
+    perSecond: (latencies.length * 1000) / elapsedMs,
+    latencies,
+    clientCpu: clientCpuMicros / calls,
+    serverCpu: serverCpuMicros / calls,
+  };
 }
 
 /** Rows of one case from the turns of each contender (failures by index). */
@@ -53,7 +64,13 @@ export function loadRows(
       implementation: name,
       baseline: i === 0,
       value: summarize(turns.map((t) => t.perSecond)),
-      extra: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), calls: sorted.length },
+      extra: {
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        calls: sorted.length,
+        clientCpu: summarize(turns.map((t) => t.clientCpu)).median,
+        serverCpu: summarize(turns.map((t) => t.serverCpu)).median,
+      },
     };
   });
 }
@@ -80,7 +97,12 @@ export async function runStdioThroughput(
       fleet.pairs.length,
       { rounds, warmup: 1 },
       async (i, round): Promise<Turn> => {
-        const empty = { perSecond: Number.NaN, latencies: new Float64Array() };
+        const empty = {
+          perSecond: Number.NaN,
+          latencies: new Float64Array(),
+          clientCpu: Number.NaN,
+          serverCpu: Number.NaN,
+        };
         if (failures.has(i)) return empty;
         try {
           // Warm-up turns are short: they only need the JIT and the pipes warm.
@@ -111,11 +133,14 @@ export async function runStdioThroughput(
       better: 'higher',
       notes: [
         `One turn: ${turnMs} ms of \`echo\` calls with the given number in flight; ${rounds} recorded turns per pair, alternating. p50 / p99: latency in ms over all recorded calls of the row.`,
+        "CPU µs/call: user + system time each process spent over a turn, per call (median of the turns); at 1 in flight their sum beside the floor's shows what the library itself costs, apart from the pipe.",
       ],
       columns: [
         { key: 'p50', header: 'p50 ms' },
         { key: 'p99', header: 'p99 ms', ratio: true },
         { key: 'calls', header: 'calls timed' },
+        { key: 'clientCpu', header: 'client CPU µs/call', ratio: true },
+        { key: 'serverCpu', header: 'server CPU µs/call', ratio: true },
       ],
       rows,
     },

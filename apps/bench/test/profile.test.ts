@@ -1,6 +1,7 @@
 /**
  * `--profile` on a tiny stdio run: the profiled row's client driver and its server child each
- * write a non-empty CPU profile when they exit. Checks files, never timings.
+ * write a non-empty CPU profile when they exit, and the row carries both processes' CPU per
+ * call. Checks files and that the figures exist, never their size.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,9 @@ describe('--profile', () => {
       try {
         const { throughput } = await runStdioThroughput(fleet, tiny);
         expect(throughput.rows.map((r) => r.failure)).toEqual([undefined]);
+        for (const key of ['clientCpu', 'serverCpu']) {
+          expect(throughput.rows[0]?.extra?.[key]).toBeGreaterThan(0);
+        }
       } finally {
         await fleet.close();
       }

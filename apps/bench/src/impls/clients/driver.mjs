@@ -23,6 +23,11 @@ function ownStats(gc) {
   };
 }
 
+/** The CPU time the server process has used so far, in µs, read through its stats tool. */
+async function serverCpuMicros(connection) {
+  return JSON.parse(await connection.call(STATS, { gc: false })).cpuMicros;
+}
+
 /** Resolves with `promise`, or rejects after `ms` (timer cleared either way). */
 function within(promise, ms, what) {
   let timer;
@@ -102,9 +107,17 @@ export function runDriver(adapter) {
       check((await connection.call(ECHO, { text: 'ready' })) === 'ready', 'echo failed');
       return { era: connection.era };
     },
-    async load({ inFlight, durationMs, text }) {
+    async load({ inFlight, durationMs, text, cpu }) {
       const deadline = performance.now() + durationMs;
-      return drive(connection, inFlight, () => performance.now() >= deadline, text);
+      const turn = () => drive(connection, inFlight, () => performance.now() >= deadline, text);
+      if (!cpu) return turn();
+      // CPU of both processes over the turn alone: the two stats calls sit outside it.
+      const serverBefore = await serverCpuMicros(connection);
+      const clientBefore = process.cpuUsage();
+      const result = await turn();
+      const client = process.cpuUsage(clientBefore);
+      const server = (await serverCpuMicros(connection)) - serverBefore;
+      return { ...result, clientCpuMicros: client.user + client.system, serverCpuMicros: server };
     },
     async run({ inFlight, calls, text }) {
       const { elapsedMs } = await drive(connection, inFlight, (done) => done >= calls, text);
