@@ -108,8 +108,10 @@ export function runDriver(adapter) {
       return { era: connection.era };
     },
     async load({ inFlight, durationMs, text, cpu }) {
-      const deadline = performance.now() + durationMs;
-      const turn = () => drive(connection, inFlight, () => performance.now() >= deadline, text);
+      const turn = () => {
+        const deadline = performance.now() + durationMs;
+        return drive(connection, inFlight, () => performance.now() >= deadline, text);
+      };
       if (!cpu) return turn();
       // CPU of both processes over the turn alone: the two stats calls sit outside it.
       const serverBefore = await serverCpuMicros(connection);
