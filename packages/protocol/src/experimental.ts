@@ -94,9 +94,13 @@ export {
   type Parsed,
   parseParams,
   parseResult,
+  type SafeParseResult,
   type Sender,
+  summarize,
+  type Validator,
   type Wire,
   type WireFeatures,
+  type WireIssue,
 } from './registry';
 export { RequestIdMap } from './request-id-map';
 export {
@@ -125,7 +129,16 @@ export {
   skillDigest,
   skillFileBytes,
   skillNameOf,
+  skillsWire,
 } from './skills';
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  SKILL_MANIFEST,
+  SKILL_URI_SCHEME,
+  SKILLS_EXTENSION_ID,
+  SKILLS_METHODS,
+} from './skills-ids';
 export {
   type CreateTaskResult,
   type DetailedTask,
@@ -165,15 +178,6 @@ export {
   selectLegacyVersion,
   selectMutualVersion,
 } from './versions';
-export {
-  DIRECTORY_MIME_TYPE,
-  SKILL_LIMITS,
-  SKILL_MANIFEST,
-  SKILL_URI_SCHEME,
-  SKILLS_EXTENSION_ID,
-  SKILLS_METHODS,
-  skillsWire,
-} from './wire/skills';
 export {
   type CollectHeaderParamsResult,
   collectHeaderParams,

@@ -8,8 +8,8 @@
 
 import { base64ToBytes, bytesToBase64 } from './base64';
 import { readTraceContext } from './meta';
+import { META_KEYS } from './meta-keys';
 import { isRecord } from './util';
-import { META_KEYS } from './wire/messages';
 import type { McpHeaderParam } from './x-mcp-header';
 
 /**

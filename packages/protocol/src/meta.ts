@@ -1,5 +1,6 @@
 /** The `_meta` envelope of 2026-07-28: key constants, builders and readers. */
 
+import { LOGGING_LEVELS, META_KEYS } from './meta-keys';
 import type {
   ClientCapabilities,
   Implementation,
@@ -8,18 +9,8 @@ import type {
   RequestId,
 } from './types';
 import { isRecord, shallowCopy } from './util';
-import { META_KEYS } from './wire/messages';
-import { LoggingLevel as LoggingLevelSchema } from './wire/primitives';
 
-export { META_KEYS };
-
-/**
- * The logging levels from least to most severe: a client asking for a level gets that level
- * and every level after it.
- *
- * @experimental
- */
-export const LOGGING_LEVELS: readonly LoggingLevel[] = LoggingLevelSchema.options;
+export { LOGGING_LEVELS, META_KEYS };
 
 /**
  * W3C trace context carried in `_meta` (and mirrored by transports).

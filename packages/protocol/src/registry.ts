@@ -2,29 +2,15 @@
  * The per-revision registry: which methods a revision has, and the schemas of their params and
  * results. Each revision's schemas are built on first use and then reused for the process.
  */
-import type { z } from 'zod';
+import { compiledWire, type MethodSchema, type Wire } from './compiled/wire';
 import { ErrorCode, LocalError, LocalErrorCode, ProtocolError } from './errors';
 import type { ProtocolVersion } from './versions';
-import {
-  FEATURES_2024_11_05,
-  FEATURES_2025_06_18,
-  FEATURES_2025_11_25,
-  FEATURES_2026_07_28,
-  type WireFeatures,
-} from './wire/features';
-import type { MethodSchema } from './wire/method-spec';
-import { buildWire, type Wire } from './wire/revision';
+import { FEATURES_BY_VERSION } from './wire/features';
 
+export type { SafeParseResult, Validator, WireIssue } from './compiled/validator';
+export type { MethodSchema, Sender, Wire } from './compiled/wire';
 export type { WireFeatures } from './wire/features';
-export type { MethodSchema, Sender } from './wire/method-spec';
-export type { Wire } from './wire/revision';
 
-const FEATURES: Readonly<Record<ProtocolVersion, WireFeatures>> = {
-  '2026-07-28': FEATURES_2026_07_28,
-  '2025-11-25': FEATURES_2025_11_25,
-  '2025-06-18': FEATURES_2025_06_18,
-  '2024-11-05': FEATURES_2024_11_05,
-};
 const built = new Map<ProtocolVersion, Wire>();
 
 /**
@@ -35,10 +21,9 @@ const built = new Map<ProtocolVersion, Wire>();
 export function getWire(version: ProtocolVersion): Wire {
   let wire = built.get(version);
   if (!wire) {
-    const features = FEATURES[version];
-    if (!features)
+    if (!Object.hasOwn(FEATURES_BY_VERSION, version))
       throw new RangeError(`getWire: unsupported protocol version ${JSON.stringify(version)}`);
-    wire = buildWire(version, features);
+    wire = compiledWire(version);
     built.set(version, wire);
   }
   return wire;
@@ -142,7 +127,9 @@ export function parseResult(
  *
  * @experimental
  */
-export function summarize(error: z.ZodError): { path: string; message: string }[] {
+export function summarize(error: {
+  readonly issues: readonly { readonly path: readonly PropertyKey[]; readonly message: string }[];
+}): { path: string; message: string }[] {
   return error.issues.slice(0, MAX_ISSUES).map((issue) => {
     const path = issue.path.map(String).join('.');
     return { path, message: path ? `${path}: ${issue.message}` : issue.message };

@@ -5,9 +5,10 @@
  */
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { namedValidators } from './compiled/validator';
+import { SKILL_MANIFEST, SKILL_NAME_PATTERN } from './skills-ids';
 import { isRecord } from './util';
 import type * as wire from './wire/skills';
-import { SKILL_MANIFEST, SKILL_NAME_PATTERN, skillsWire } from './wire/skills';
 
 /**
  * One file of a skill: `uri`, `digest` (`sha256:<hex>`) and `size` in bytes.
@@ -67,6 +68,18 @@ export type SkillFrontmatter = z.infer<typeof wire.SkillFrontmatter>;
 export type SkillFrontmatterResult =
   | { ok: true; frontmatter: SkillFrontmatter; body: string }
   | { ok: false; reason: string };
+
+/**
+ * The extension's params and result schemas, for peers that validate what they receive.
+ *
+ * @experimental
+ */
+export const skillsWire = namedValidators<SkillSchemaTypes>('skills');
+
+/** What each of `skillsWire`'s validators accepts. */
+type SkillSchemaTypes = {
+  [K in keyof typeof wire.skillsSchemas]: z.output<(typeof wire.skillsSchemas)[K]>;
+};
 
 // A leading `---` line, the YAML, and a closing `---` line (a BOM before it is ignored).
 const FRONTMATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;

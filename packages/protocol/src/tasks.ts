@@ -6,7 +6,8 @@
  * is terminal, answering `input_required` rounds with `tasks/update`.
  */
 import type { z } from 'zod';
-import * as wire from './wire/tasks';
+import { namedValidators } from './compiled/validator';
+import type * as wire from './wire/tasks';
 
 /**
  * The extension identifier: the key under `capabilities.extensions` on both sides.
@@ -56,19 +57,12 @@ export function isTerminalTaskStatus(status: TaskStatus): boolean {
  *
  * @experimental
  */
-export const tasksWire = Object.freeze({
-  TaskStatus: wire.TaskStatus,
-  Task: wire.ExtensionTask,
-  DetailedTask: wire.DetailedTask,
-  TaskError: wire.TaskError,
-  CreateTaskResult: wire.ExtensionCreateTaskResult,
-  GetTaskParams: wire.GetTaskParams,
-  GetTaskResult: wire.GetTaskResult,
-  UpdateTaskParams: wire.UpdateTaskParams,
-  CancelTaskParams: wire.CancelTaskParams,
-  TaskAckResult: wire.TaskAckResult,
-  TaskStatusNotificationParams: wire.TaskStatusNotificationParams,
-});
+export const tasksWire = namedValidators<TaskSchemaTypes>('tasks');
+
+/** What each of `tasksWire`'s validators accepts. */
+type TaskSchemaTypes = {
+  [K in keyof typeof wire.tasksSchemas]: z.output<(typeof wire.tasksSchemas)[K]>;
+};
 
 /**
  * A task status.

@@ -30,7 +30,7 @@ import {
   REQUEST_STATE,
   REVISIONS,
   spec,
-  zodIssues,
+  wireIssues,
 } from './support/spec-validator';
 
 // ---------------------------------------------------------------------------------------------
@@ -108,8 +108,8 @@ describe.skipIf(!specAvailable)('requests and notifications twofold builds', () 
     const wire = getWire(c.rev);
     const m = methodOf(wire, c.method);
     const message = buildMessage(wire, m, c.params);
-    expect(zodIssues(m.params, message.params), 'twofold params').toEqual([]);
-    expect(zodIssues(wire.definitions[m.definition], message), 'twofold message').toEqual([]);
+    expect(wireIssues(m.params, message.params), 'twofold params').toEqual([]);
+    expect(wireIssues(wire.definitions[m.definition], message), 'twofold message').toEqual([]);
     const v = spec(c.rev);
     expect(v.errors(m.definition, message), 'schema.json').toEqual([]);
     if (!isInputRequest(wire, c.method)) {
@@ -126,7 +126,7 @@ describe.skipIf(!specAvailable)('results twofold builds', () => {
     const result = completeResult(wire, m, c.result, c.definition);
     const definition = c.definition ?? m.resultDefinition ?? '?';
     const v = spec(c.rev);
-    expect(zodIssues(m.result, result), 'twofold result').toEqual([]);
+    expect(wireIssues(m.result, result), 'twofold result').toEqual([]);
     expect(v.errors(definition, result), 'schema.json').toEqual([]);
     // 2026 input responses travel bare inside `inputResponses`, never as JSON-RPC responses.
     if (isInputRequest(wire, c.method)) return;
@@ -136,11 +136,11 @@ describe.skipIf(!specAvailable)('results twofold builds', () => {
       if (m.cacheable) expect(result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
       const wrapped = `${definition}Response`;
       if (wrapped in v.defs) expect(v.errors(wrapped, response), 'schema.json').toEqual([]);
-      expect(zodIssues(wire.definitions[wrapped], response), 'twofold response').toEqual([]);
+      expect(wireIssues(wire.definitions[wrapped], response), 'twofold response').toEqual([]);
     }
     const envelope = atLeast(c.rev, '2025-11-25') ? 'JSONRPCResultResponse' : 'JSONRPCResponse';
     expect(v.errors(envelope, response), 'schema.json envelope').toEqual([]);
-    expect(zodIssues(wire.definitions[envelope], response), 'twofold envelope').toEqual([]);
+    expect(wireIssues(wire.definitions[envelope], response), 'twofold envelope').toEqual([]);
   });
 });
 
@@ -169,13 +169,13 @@ describe.skipIf(!specAvailable)('2026-07-28 multi round-trip requests', () => {
       },
       requestState: REQUEST_STATE,
     };
-    expect(zodIssues(m.result, result), 'twofold result').toEqual([]);
+    expect(wireIssues(m.result, result), 'twofold result').toEqual([]);
     expect(m.completeResult?.safeParse(result).success, 'a complete result').toBe(false);
     const response = createResultResponse('call-1', result);
     const wrapped = `${m.resultDefinition}Response`;
     expect(spec(MODERN).errors(wrapped, response), 'schema.json').toEqual([]);
     expect(spec(MODERN).errors('InputRequiredResult', result), 'schema.json').toEqual([]);
-    expect(zodIssues(wire.definitions[wrapped], response), 'twofold response').toEqual([]);
+    expect(wireIssues(wire.definitions[wrapped], response), 'twofold response').toEqual([]);
   });
 
   it.each(Object.keys(MRTR_PARAMS))('%s retried with inputResponses + requestState', (method) => {
@@ -192,7 +192,7 @@ describe.skipIf(!specAvailable)('2026-07-28 multi round-trip requests', () => {
       _meta: modernMeta(),
     };
     const retry = createRequest('call-2', method, params);
-    expect(zodIssues(m.params, params), 'twofold params').toEqual([]);
+    expect(wireIssues(m.params, params), 'twofold params').toEqual([]);
     expect(spec(MODERN).errors(m.definition, retry), 'schema.json').toEqual([]);
     expect(spec(MODERN).errors('InputResponseRequestParams', params), 'schema.json').toEqual([]);
     expect(spec(MODERN).errors('JSONRPCRequest', retry), 'schema.json envelope').toEqual([]);
@@ -207,11 +207,11 @@ describe.skipIf(!specAvailable)('error responses twofold builds', () => {
       expect(spec(c.rev).errors(def, response), 'schema.json').toEqual([]);
       // twofold defines the MCP error responses of 2026, not the legacy -32042 one.
       if (def in wire.definitions)
-        expect(zodIssues(wire.definitions[def], response), `twofold ${def}`).toEqual([]);
+        expect(wireIssues(wire.definitions[def], response), `twofold ${def}`).toEqual([]);
     }
     if (c.errorObject) {
       expect(spec(c.rev).errors(c.errorObject, response.error), 'schema.json').toEqual([]);
-      expect(zodIssues(wire.definitions[c.errorObject], response.error), 'twofold').toEqual([]);
+      expect(wireIssues(wire.definitions[c.errorObject], response.error), 'twofold').toEqual([]);
     }
   });
 
@@ -222,7 +222,7 @@ describe.skipIf(!specAvailable)('error responses twofold builds', () => {
     const response = createErrorResponse(undefined, { code: -32700, message: 'Parse error' });
     expect(response).not.toHaveProperty('id');
     const envelope = atLeast(rev, '2025-11-25') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
-    expect(zodIssues(getWire(rev).definitions[envelope], response)).toEqual([]);
+    expect(wireIssues(getWire(rev).definitions[envelope], response)).toEqual([]);
     const errors = spec(rev).errors(envelope, response);
     if (atLeast(rev, '2025-11-25')) expect(errors).toEqual([]);
     else expect(errors.join('\n')).toContain("must have required property 'id'");

@@ -22,7 +22,7 @@ import {
   modernMeta,
   REQUEST_STATE,
   spec,
-  zodIssues,
+  wireIssues,
 } from './support/spec-validator';
 
 // ---------------------------------------------------------------------------------------------
@@ -95,7 +95,7 @@ describe.skipIf(!specAvailable)('cross-revision messages', () => {
     // Both twofold's 2025-11-25 schema and schema.json keep objects open: the modern fields
     // (`inputResponses`, `requestState`, the reserved `_meta` keys) are unknown there but
     // allowed. A schema therefore cannot tell the eras apart; routing must read `_meta`.
-    expect(zodIssues(getWire('2025-11-25').methods.get('tools/call')?.params, params)).toEqual([]);
+    expect(wireIssues(getWire('2025-11-25').methods.get('tools/call')?.params, params)).toEqual([]);
     expect(spec('2025-11-25').errors('CallToolRequest', request)).toEqual([]);
     expect(protocolVersionOf(params)).toBe(MODERN);
   });

@@ -40,5 +40,7 @@ export function resolveRelative(
     `${base}.ts`,
     join(base, 'index.ts'),
   ];
-  return candidates.find((path) => path.endsWith('ts') && exists(path));
+  // A JSON module is data: it resolves to itself and imports nothing.
+  const source = (path: string) => path.endsWith('ts') || path.endsWith('.json');
+  return candidates.find((path) => source(path) && exists(path));
 }

@@ -137,6 +137,7 @@ describe('experimental export lists', () => {
       'skillNameOf',
       'skillsWire',
       'subscriptionIdOf',
+      'summarize',
       'tasksWire',
       'withServerInfo',
     ]);

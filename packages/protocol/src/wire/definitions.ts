@@ -6,7 +6,7 @@ import * as elicitation from './elicitation';
 import * as entities from './entities';
 import type { WireFeatures } from './features';
 import * as msg from './messages';
-import type { MethodSchema } from './method-spec';
+import type { ZodMethod } from './method-spec';
 import { ListenResultMetaObject, SubscriptionFilter } from './method-table';
 import * as p from './primitives';
 import * as sampling from './sampling';
@@ -188,7 +188,7 @@ export function envelopeDefinitions(f: WireFeatures): Defs {
 /** Adds the message, params, result and response definitions of one method. */
 export function addMethodDefinitions(
   defs: Defs,
-  m: MethodSchema,
+  m: ZodMethod,
   f: WireFeatures,
   embedded = false,
 ): void {
@@ -210,10 +210,10 @@ export function addMethodDefinitions(
  * `ClientRequest`, `ServerNotification`, … as unions of the revision's messages, and
  * `ServerResult` / `ClientResult` as unions of the results each side sends.
  */
-export function messageUnions(methods: readonly MethodSchema[], defs: Defs): Defs {
-  const bySender = (kind: MethodSchema['kind'], side: 'client' | 'server') =>
+export function messageUnions(methods: readonly ZodMethod[], defs: Defs): Defs {
+  const bySender = (kind: ZodMethod['kind'], side: 'client' | 'server') =>
     methods.filter((m) => m.kind === kind && (m.sender === side || m.sender === 'both'));
-  const union = (kind: MethodSchema['kind'], side: 'client' | 'server') => {
+  const union = (kind: ZodMethod['kind'], side: 'client' | 'server') => {
     const options = bySender(kind, side)
       .map((m) => defs[m.definition])
       .filter((s): s is z.ZodType => s !== undefined);

@@ -1,3 +1,5 @@
+import type { ProtocolVersion } from '../versions';
+
 /**
  * What changes between revisions, as data. Every schema is written once and reads these flags;
  * a revision is one row of this table.
@@ -52,6 +54,14 @@ export const FEATURES_2026_07_28: WireFeatures = {
   structuredContent: 'any',
   elicitation: 'form-and-url',
   tasks: false,
+};
+
+/** Each supported revision's row. */
+export const FEATURES_BY_VERSION: Readonly<Record<ProtocolVersion, WireFeatures>> = {
+  '2026-07-28': FEATURES_2026_07_28,
+  '2025-11-25': FEATURES_2025_11_25,
+  '2025-06-18': FEATURES_2025_06_18,
+  '2024-11-05': FEATURES_2024_11_05,
 };
 
 /**

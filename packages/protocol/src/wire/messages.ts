@@ -1,5 +1,6 @@
 /** Schemas of whole JSON-RPC messages, built from a method name and its params or result. */
 import { z } from 'zod';
+import { META_KEYS } from '../meta-keys';
 import { ClientCapabilities } from './capabilities';
 import type { WireFeatures } from './features';
 import {
@@ -11,26 +12,9 @@ import {
   RequestId,
 } from './primitives';
 
-export const JsonRpcVersion = z.literal('2.0');
+export { META_KEYS };
 
-/**
- * Keys of the reserved `_meta` entries of 2026-07-28.
- *
- * @experimental
- */
-export const META_KEYS = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  clientInfo: 'io.modelcontextprotocol/clientInfo',
-  logLevel: 'io.modelcontextprotocol/logLevel',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
-  relatedTask: 'io.modelcontextprotocol/related-task',
-  progressToken: 'progressToken',
-  traceparent: 'traceparent',
-  tracestate: 'tracestate',
-  baggage: 'baggage',
-} as const;
+export const JsonRpcVersion = z.literal('2.0');
 
 /** The `_meta` every modern request must carry. */
 export const RequestMetaObject = z.looseObject({

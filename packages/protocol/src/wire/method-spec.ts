@@ -17,7 +17,7 @@ export type Sender = 'client' | 'server' | 'both';
  *
  * @experimental
  */
-export interface MethodSchema {
+export interface ZodMethod {
   readonly method: string;
   readonly kind: 'request' | 'notification';
   readonly sender: Sender;
@@ -71,7 +71,7 @@ export interface MrtrPieces {
   readonly InputRequiredResult: z.ZodType;
 }
 
-export function buildRequest(f: WireFeatures, spec: RequestSpec, mrtr?: MrtrPieces): MethodSchema {
+export function buildRequest(f: WireFeatures, spec: RequestSpec, mrtr?: MrtrPieces): ZodMethod {
   const cacheable = f.modern && (spec.cacheable ?? false);
   const inputRequired = mrtr !== undefined && (spec.inputRequired ?? false);
   const tasks = f.tasks && (spec.taskAugmented ?? false);
@@ -107,7 +107,7 @@ export function buildRequest(f: WireFeatures, spec: RequestSpec, mrtr?: MrtrPiec
   };
 }
 
-export function buildNotification(f: WireFeatures, spec: NotificationSpec): MethodSchema {
+export function buildNotification(f: WireFeatures, spec: NotificationSpec): ZodMethod {
   return {
     method: spec.method,
     kind: 'notification',
@@ -134,7 +134,7 @@ export function bareResult(spec: RequestSpec): z.ZodType {
 }
 
 /** A modern input request: described like a method, but never sent as a JSON-RPC request. */
-export function buildInputRequest(spec: RequestSpec): MethodSchema {
+export function buildInputRequest(spec: RequestSpec): ZodMethod {
   return {
     method: spec.method,
     kind: 'request',

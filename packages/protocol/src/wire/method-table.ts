@@ -10,9 +10,9 @@ import {
   buildNotification,
   buildRequest,
   embeddedParams,
-  type MethodSchema,
   type NotificationSpec,
   type RequestSpec,
+  type ZodMethod,
 } from './method-spec';
 import { Cursor, LoggingLevel, MetaObject, ProgressToken, RequestId } from './primitives';
 import { createMessageFields, createMessageResultFields } from './sampling';
@@ -146,7 +146,7 @@ export function buildMethodTable(f: WireFeatures) {
     ...(f.modern ? [acknowledgedNotification] : legacyNotifications(f)),
   ];
 
-  const methods: MethodSchema[] = [
+  const methods: ZodMethod[] = [
     ...requests.map((spec) => buildRequest(f, spec, mrtr)),
     ...notifications.map((spec) => buildNotification(f, spec)),
   ];

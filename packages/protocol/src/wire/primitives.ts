@@ -3,6 +3,7 @@
  * schema closes its objects, and a peer on a newer revision may add fields we must pass on.
  */
 import { z } from 'zod';
+import { LOGGING_LEVELS } from '../meta-keys';
 import { isRecord } from '../util';
 
 /** JSON-RPC request id: a string or a number, never null. */
@@ -12,16 +13,7 @@ export const ProgressToken = z.union([z.string(), z.number().int()]);
 /** An opaque pagination cursor. `""` is a real cursor, not the end of the list. */
 export const Cursor = z.string();
 export const Role = z.enum(['user', 'assistant']);
-export const LoggingLevel = z.enum([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
+export const LoggingLevel = z.enum(LOGGING_LEVELS);
 /** Any JSON value (validated structurally by JSON.parse already; kept opaque here). */
 export const JsonValue = z.unknown();
 /** A JSON object whose values are not inspected. */

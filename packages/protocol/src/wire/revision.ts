@@ -12,7 +12,7 @@ import {
 import * as elicitation from './elicitation';
 import type { WireFeatures } from './features';
 import { requestParams } from './messages';
-import { buildInputRequest, type MethodSchema } from './method-spec';
+import { buildInputRequest, type ZodMethod } from './method-spec';
 import { buildMethodTable, elicitParams } from './method-table';
 
 /**
@@ -20,24 +20,24 @@ import { buildMethodTable, elicitParams } from './method-table';
  *
  * @experimental
  */
-export interface Wire {
+export interface ZodWire {
   /** The revision's version string, e.g. `2026-07-28`. */
   readonly version: string;
   readonly era: 'modern' | 'legacy';
   readonly features: WireFeatures;
   /** Every JSON-RPC method of the revision, requests and notifications, by method name. */
-  readonly methods: ReadonlyMap<string, MethodSchema>;
+  readonly methods: ReadonlyMap<string, ZodMethod>;
   /**
    * The MRTR input requests of a modern revision (`sampling/createMessage`,
    * `elicitation/create`, `roots/list`): not JSON-RPC methods there, but embedded in
    * `input_required` results. Empty for legacy revisions, where they are methods.
    */
-  readonly inputRequests: ReadonlyMap<string, MethodSchema>;
+  readonly inputRequests: ReadonlyMap<string, ZodMethod>;
   /** Schemas by the name the revision's `schema.json` gives the definition. */
   readonly definitions: Readonly<Record<string, z.ZodType>>;
 }
 
-export function buildWire(version: string, f: WireFeatures): Wire {
+export function buildWire(version: string, f: WireFeatures): ZodWire {
   const table = buildMethodTable(f);
   const defs: Record<string, z.ZodType> = {
     ...sharedDefinitions(f),
@@ -59,7 +59,7 @@ export function buildWire(version: string, f: WireFeatures): Wire {
   defs.PaginatedRequestParams = defs.ListToolsRequestParams as z.ZodType;
   defs.RequestParams = defs.PingRequestParams ?? (defs.DiscoverRequestParams as z.ZodType);
 
-  const inputRequests = new Map<string, MethodSchema>();
+  const inputRequests = new Map<string, ZodMethod>();
   if (table.mrtr) {
     const { params, ...pieces } = table.mrtr;
     Object.assign(defs, pieces, { InputResponseRequestParams: requestParams(f, params, false) });

@@ -74,3 +74,18 @@ export const TaskStatusNotificationParams = z.intersection(
   DetailedTask,
   z.looseObject({ _meta: MetaObject.optional() }),
 );
+
+/** The extension's zod schemas by public name, compiled for the run time into `tasksWire`. */
+export const tasksSchemas = Object.freeze({
+  TaskStatus: TaskStatus,
+  Task: ExtensionTask,
+  DetailedTask: DetailedTask,
+  TaskError: TaskError,
+  CreateTaskResult: ExtensionCreateTaskResult,
+  GetTaskParams: GetTaskParams,
+  GetTaskResult: GetTaskResult,
+  UpdateTaskParams: UpdateTaskParams,
+  CancelTaskParams: CancelTaskParams,
+  TaskAckResult: TaskAckResult,
+  TaskStatusNotificationParams: TaskStatusNotificationParams,
+});

@@ -5,10 +5,9 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { z } from 'zod';
 import { createNotification, createRequest } from '../../src/jsonrpc';
 import { buildRequestMeta } from '../../src/meta';
-import type { MethodSchema, Wire } from '../../src/registry';
+import type { MethodSchema, Validator, Wire } from '../../src/registry';
 import type { Implementation } from '../../src/types';
 import { type ProtocolVersion, SUPPORTED_VERSIONS } from '../../src/versions';
 import { clientCapabilities, implementation, type Json } from '../fixtures/sample-parts';
@@ -70,12 +69,12 @@ export function spec(rev: ProtocolVersion): SpecValidator {
 }
 
 /** Zod issues as readable strings; empty when the value parses. */
-export function zodIssues(schema: z.ZodType | undefined, value: unknown): string[] {
+export function wireIssues(schema: Validator | undefined, value: unknown): string[] {
   if (!schema) return ['twofold has no such schema'];
   const parsed = schema.safeParse(value);
   return parsed.success
     ? []
-    : parsed.error.issues.map((i) => `${i.path.join('.') || '/'}: ${i.message}`);
+    : parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '/'}: ${i.message}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,8 +3,14 @@
  * core methods, so the dispatchers ask the server for an extension method before they answer
  * -32601; each era then adapts the outcome to its wire like any feature result.
  */
-import { ErrorCode, ProtocolError, readRequestEnvelope } from '@twofold/protocol/experimental';
-import type { z } from 'zod';
+import {
+  ErrorCode,
+  ProtocolError,
+  type RequestEnvelope,
+  readRequestEnvelope,
+  summarize,
+  type Validator,
+} from '@twofold/protocol/experimental';
 import type { CachePolicy } from '../api';
 
 /**
@@ -13,11 +19,35 @@ import type { CachePolicy } from '../api';
  * @experimental
  */
 export interface ExtensionMethod {
-  readonly params: z.ZodType<Record<string, unknown>>;
+  /** A compiled wire validator or any schema with zod's `safeParse` (a zod schema is one). */
+  readonly params: Validator<Record<string, unknown>>;
   /** The result, with the modern cache hints when the result is cacheable. */
   call(
     params: Record<string, unknown>,
   ): Promise<{ result: Record<string, unknown>; cache?: CachePolicy | undefined }>;
+}
+
+/** The params of an extension request, validated (-32602 when they do not fit). */
+export function checkExtensionParams(
+  schema: Validator<Record<string, unknown>>,
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const parsed = schema.safeParse(params ?? {});
+  if (parsed.success) return parsed.data;
+  const issues = summarize(parsed.error);
+  throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${issues[0]?.message ?? ''}`, {
+    issues,
+  });
+}
+
+/** The `_meta` envelope every modern request carries (-32602 when keys are missing). */
+export function requireEnvelope(params: Record<string, unknown>): RequestEnvelope {
+  const read = readRequestEnvelope(params);
+  if (read.ok) return read.envelope;
+  throw new ProtocolError(
+    ErrorCode.InvalidParams,
+    `Missing _meta keys: ${read.missing.join(', ')}`,
+  );
 }
 
 /**
@@ -29,18 +59,7 @@ export async function callExtensionMethod(
   params: Record<string, unknown> | undefined,
   options: { modern: boolean },
 ): Promise<{ result: Record<string, unknown>; cache?: CachePolicy | undefined }> {
-  const parsed = extension.params.safeParse(params ?? {});
-  if (!parsed.success) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${parsed.error.message}`);
-  }
-  if (options.modern) {
-    const read = readRequestEnvelope(parsed.data);
-    if (!read.ok) {
-      throw new ProtocolError(
-        ErrorCode.InvalidParams,
-        `Missing _meta keys: ${read.missing.join(', ')}`,
-      );
-    }
-  }
-  return extension.call(parsed.data);
+  const parsed = checkExtensionParams(extension.params, params);
+  if (options.modern) requireEnvelope(parsed);
+  return extension.call(parsed);
 }

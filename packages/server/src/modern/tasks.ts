@@ -7,13 +7,13 @@ import {
   ErrorCode,
   type JsonRpcRequest,
   ProtocolError,
-  readRequestEnvelope,
   TASKS_METHODS,
   tasksWire,
+  type Validator,
   withServerInfo,
 } from '@twofold/protocol/experimental';
-import type { z } from 'zod';
 import { InputRequired, type RequestContext } from '../api';
+import { checkExtensionParams, requireEnvelope } from '../core/extension-methods';
 import type { ModernIo } from '../core/modern-io';
 import type { OperationOutcome } from '../core/operation-call';
 import type { ServedServer } from '../core/served-server';
@@ -25,7 +25,7 @@ import { tasksOf } from '../tasks/service';
 import { detailedTask, taskInfo } from '../tasks/wire';
 import { completeModernResult } from './results';
 
-const PARAMS: Readonly<Record<string, z.ZodType<Record<string, unknown>>>> = {
+const PARAMS: Readonly<Record<string, Validator<Record<string, unknown>>>> = {
   [TASKS_METHODS.get]: tasksWire.GetTaskParams,
   [TASKS_METHODS.update]: tasksWire.UpdateTaskParams,
   [TASKS_METHODS.cancel]: tasksWire.CancelTaskParams,
@@ -47,20 +47,11 @@ export async function serveTaskMethod(
   if (schema === undefined || !offersTasks(server.operations.capabilities())) {
     throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
-  const parsed = schema.safeParse(message.params ?? {});
-  if (!parsed.success) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${parsed.error.message}`);
-  }
-  const read = readRequestEnvelope(parsed.data);
-  if (!read.ok) {
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
-      `Missing _meta keys: ${read.missing.join(', ')}`,
-    );
-  }
-  if (!declaresTasks(read.envelope.clientCapabilities)) throw tasksRequiredError();
+  const params = checkExtensionParams(schema, message.params);
+  const envelope = requireEnvelope(params);
+  if (!declaresTasks(envelope.clientCapabilities)) throw tasksRequiredError();
   const tasks = tasksOf(server);
-  const taskId = parsed.data.taskId as string;
+  const taskId = params.taskId as string;
   const principal = principalOf(io.auth);
   if (method === TASKS_METHODS.get) {
     return completeModernResult(
@@ -70,7 +61,7 @@ export async function serveTaskMethod(
     );
   }
   if (method === TASKS_METHODS.update) {
-    const responses = parsed.data.inputResponses as Record<string, unknown>;
+    const responses = params.inputResponses as Record<string, unknown>;
     await tasks.answer(taskId, responses, principal, io.onerror);
   } else {
     await tasks.cancel(taskId, principal);

@@ -1,0 +1,93 @@
+/** The validators the packages run: zod's `safeParse` contract, without loading zod. */
+
+import { buildChecks, type Check } from './build';
+import type { WireIr } from './ir';
+import { type OpenIssue, publicIssues, type WireIssue } from './issues';
+import wireIrJson from './wire-ir.json';
+
+export type { WireIssue } from './issues';
+
+/**
+ * The outcome of {@link Validator.safeParse}: shaped like zod's, so code written for a zod
+ * schema reads a compiled one unchanged.
+ *
+ * @experimental
+ */
+export type SafeParseResult<T> =
+  | { readonly success: true; readonly data: T; readonly error?: undefined }
+  | {
+      readonly success: false;
+      readonly data?: undefined;
+      readonly error: { readonly issues: WireIssue[] };
+    };
+
+/**
+ * A wire schema compiled from its zod description at build time. A valid value is returned as
+ * it came, not copied.
+ *
+ * @example
+ * ```ts
+ * import { getWire } from '@twofold/protocol/experimental';
+ *
+ * const params = getWire('2026-07-28').methods.get('tools/call')?.params;
+ * const parsed = params?.safeParse({ name: 'add', _meta: {} });
+ * if (parsed && !parsed.success) console.log(parsed.error.issues[0]?.message);
+ * ```
+ *
+ * @experimental
+ */
+export interface Validator<T = unknown> {
+  safeParse(value: unknown): SafeParseResult<T>;
+}
+
+class CompiledValidator<T> implements Validator<T> {
+  readonly #check: Check;
+
+  constructor(check: Check) {
+    this.#check = check;
+  }
+
+  safeParse(value: unknown): SafeParseResult<T> {
+    if (this.#check(value, null)) return { success: true, data: value as T };
+    const out: OpenIssue[] = [];
+    this.#check(value, out);
+    if (out.length === 0) out.push({ code: 'custom', path: [], message: 'Invalid input' });
+    return { success: false, error: { issues: publicIssues(out) } };
+  }
+}
+
+/** The generated data; every compiled validator shares its nodes. */
+export const WIRE_IR = wireIrJson as unknown as WireIr;
+
+let checks: ((index: number) => Check) | undefined;
+
+/** The validator of node `index` of the wire's data. */
+export function validatorAt<T = unknown>(index: number): Validator<T> {
+  checks ??= buildChecks(WIRE_IR.nodes);
+  return new CompiledValidator<T>(checks(index));
+}
+
+/** Validators by name, each compiled on first read: most are never used by a program. */
+export function lazyValidators(
+  indices: Readonly<Record<string, number>>,
+): Readonly<Record<string, Validator>> {
+  const out: Record<string, Validator> = {};
+  for (const [name, index] of Object.entries(indices)) {
+    let made: Validator | undefined;
+    Object.defineProperty(out, name, {
+      enumerable: true,
+      get: () => {
+        made ??= validatorAt(index);
+        return made;
+      },
+    });
+  }
+  return Object.freeze(out);
+}
+
+/** The validators of the tasks or skills extension, typed by the caller. */
+export function namedValidators<T extends Record<string, unknown>>(
+  group: 'tasks' | 'skills',
+): { readonly [K in keyof T]: Validator<T[K]> } {
+  return lazyValidators(WIRE_IR.named[group]) as { readonly [K in keyof T]: Validator<T[K]> };
+}
