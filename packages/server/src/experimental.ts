@@ -78,7 +78,6 @@ export {
   type RegistryOperationsOptions,
 } from './registry/registry-operations';
 export { compileSchema, compileToolInputSchema } from './schema/compile';
-export { zodSchemaOf } from './schema/standard-schema';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
 export { createServerHttpHandler, type ServerHttpHandlerOptions } from './serve/http-handler';
 export {

@@ -218,7 +218,6 @@ describe('experimental export lists', () => {
       'jwtVerifier',
       'serveTransport',
       'startLegacySession',
-      'zodSchemaOf',
     ]);
   });
 

@@ -27,14 +27,21 @@ function packagesLoadedBy(entries: readonly string[]): Set<string> {
 }
 
 const CLIENT = ['@twofold/client/experimental', '@twofold/client/node'];
+const SERVER = ['@twofold/server/experimental', '@twofold/server/node'];
 
-describe('what importing the client costs', () => {
-  it('never loads zod: the wire is compiled', () => {
-    const loaded = packagesLoadedBy(CLIENT);
-    // The recorder works: the protocol package is always there.
-    expect(loaded).toContain('@twofold/protocol');
-    expect(loaded).not.toContain('zod');
-  });
+describe('what importing the client and the server costs', () => {
+  it.each([
+    ['client', CLIENT],
+    ['server', SERVER],
+  ])(
+    'the %s never loads zod: the wire is compiled, user schemas convert themselves',
+    (_, entries) => {
+      const loaded = packagesLoadedBy(entries);
+      // The recorder works: the protocol package is always there.
+      expect(loaded).toContain('@twofold/protocol');
+      expect(loaded).not.toContain('zod');
+    },
+  );
 
   it('leaves the OAuth libraries and cross-spawn unloaded until a program needs them', () => {
     const loaded = packagesLoadedBy(CLIENT);
@@ -44,8 +51,11 @@ describe('what importing the client costs', () => {
     if (process.platform !== 'win32') expect(loaded).not.toContain('cross-spawn');
   });
 
-  it('loads the libraries built into the packages from their own files', () => {
-    const loaded = packagesLoadedBy(CLIENT);
+  it.each([
+    ['client', CLIENT],
+    ['server', SERVER],
+  ])('the %s loads the libraries built into the packages from their own files', (_, entries) => {
+    const loaded = packagesLoadedBy(entries);
     expect(loaded).toContain('@twofold/protocol');
     expect(loaded).not.toContain('yaml');
     expect(loaded).not.toContain('@cfworker/json-schema');

@@ -4,8 +4,8 @@
  * JSON Schema cannot say; the original schema stays the validator.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { compileSchema, zodSchemaOf } from '@twofold/server/experimental';
-import type { z } from 'zod';
+import { compileSchema } from '@twofold/server/experimental';
+import { z } from 'zod';
 import type { JsonSchema } from '../registry/types';
 import { jsonCopy } from './pointer';
 import type { SchemaLoss } from './reports';
@@ -54,6 +54,19 @@ function zodValidator(schema: z.core.$ZodType): ConvertedSchema['validate'] {
     if (result.issues === undefined) return { ok: true, value: result.value };
     return { ok: false, issues: result.issues.map(issueText) };
   };
+}
+
+function isZod4(input: unknown): input is z.core.$ZodType {
+  return typeof input === 'object' && input !== null && '_zod' in input;
+}
+
+/** The zod 4 schema `input` is, or stands for as a raw shape (`{ a: z.string() }`). */
+function zodSchemaOf(input: unknown): z.core.$ZodType | undefined {
+  if (isZod4(input)) return input;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const values = Object.values(input);
+  const isShape = values.length > 0 && values.every(isZod4);
+  return isShape ? z.object(input as z.core.$ZodShape) : undefined;
 }
 
 /**

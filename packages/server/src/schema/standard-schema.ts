@@ -1,10 +1,11 @@
 /**
- * zod 4 schemas and other Standard Schemas: JSON Schema through zod's own converter or the
- * Standard JSON Schema interface, validation through `~standard.validate`.
+ * zod 4 schemas and other Standard Schemas: JSON Schema through the Standard JSON Schema
+ * interface, validation through `~standard.validate`. zod itself is never imported here: a zod
+ * schema converts itself, and a raw zod shape is read member by member (`zod-shape.ts`).
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { toJSONSchema, z } from 'zod';
 import type { CompiledSchema, SchemaIo, ValidationResult } from './types';
+import { isZodShape, shapeSchema } from './zod-shape';
 
 const TARGET = 'draft-2020-12';
 // The default dialect everywhere we send schemas; saying it again only trips older validators.
@@ -18,29 +19,6 @@ function standardOf(input: unknown): StandardProps | undefined {
   }
   const props = (input as { '~standard'?: unknown })['~standard'];
   return typeof props === 'object' && props !== null ? (props as StandardProps) : undefined;
-}
-
-function isZod4(input: unknown): input is z.core.$ZodType {
-  return typeof input === 'object' && input !== null && '_zod' in input;
-}
-
-/** `{ a: z.string() }`: the shorthand for `z.object({ a: z.string() })`. */
-function isZodShape(input: unknown): input is z.core.$ZodShape {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
-  const values = Object.values(input);
-  return values.length > 0 && values.every(isZod4);
-}
-
-/**
- * The zod 4 schema (classic or mini) that `input` is, or stands for as a raw shape
- * (`{ a: z.string() }` is `z.object({ a: z.string() })`); `undefined` for anything else.
- * `compileSchema` recognises zod this way; this is for code that converts zod on its own.
- *
- * @experimental
- */
-export function zodSchemaOf(input: unknown): z.core.$ZodType | undefined {
-  if (isZodShape(input)) return z.object(input);
-  return isZod4(input) ? input : undefined;
 }
 
 function pathText(path: StandardSchemaV1.Issue['path']): string {
@@ -74,6 +52,15 @@ function convert(label: string, produce: () => Record<string, unknown>): Record<
   return rest;
 }
 
+/** Why a Standard Schema without `~standard.jsonSchema` cannot be registered. */
+function whyNoJsonSchema(input: unknown, standard: StandardProps): string {
+  if (typeof input === 'object' && input !== null && '_zod' in input) {
+    return 'this zod schema cannot produce JSON Schema on its own (zod/mini schemas lack ~standard.jsonSchema); use zod, or pass its JSON Schema';
+  }
+  if (standard.vendor === 'zod') return 'zod 3 schemas are not supported; use zod 4 or JSON Schema';
+  return `this ${standard.vendor ?? ''} Standard Schema cannot produce JSON Schema (it does not implement ~standard.jsonSchema); pass a JSON Schema instead`;
+}
+
 /**
  * Recognises a zod 4 schema (or raw shape) or a Standard Schema and compiles it; `undefined`
  * for anything else (a raw JSON Schema). Throws a `TypeError` for a Standard Schema that cannot
@@ -84,28 +71,15 @@ export function compileStandardSchema(
   io: SchemaIo,
   label: string,
 ): { jsonSchema: Record<string, unknown>; validate: CompiledSchema['validate'] } | undefined {
-  const zod = zodSchemaOf(input);
-  const schema = zod ?? input;
-  const standard = standardOf(schema);
-  if (zod === undefined && standard === undefined) return undefined;
-  const validate = standard?.validate;
+  const standard = isZodShape(input) ? shapeSchema(input) : standardOf(input);
+  if (standard === undefined) return undefined;
+  const validate = standard.validate;
   if (validate === undefined) {
     throw new TypeError(`${label}: the schema has no Standard Schema validate function`);
   }
-  let jsonSchema: Record<string, unknown>;
-  if (zod !== undefined) {
-    // zod's own converter also covers zod/mini, whose schemas lack `~standard.jsonSchema`.
-    jsonSchema = convert(label, () => toJSONSchema(zod, { target: TARGET, io }));
-  } else if (standard?.jsonSchema !== undefined) {
-    const converter = standard.jsonSchema;
-    jsonSchema = convert(label, () => converter[io]({ target: TARGET }));
-  } else if (standard?.vendor === 'zod') {
-    throw new TypeError(`${label}: zod 3 schemas are not supported; use zod 4 or JSON Schema`);
-  } else {
-    throw new TypeError(
-      `${label}: this ${standard?.vendor ?? ''} Standard Schema cannot produce JSON Schema (it does not implement ~standard.jsonSchema); pass a JSON Schema instead`,
-    );
-  }
+  const converter = standard.jsonSchema;
+  if (converter === undefined) throw new TypeError(`${label}: ${whyNoJsonSchema(input, standard)}`);
+  const jsonSchema = convert(label, () => converter[io]({ target: TARGET }));
   return {
     jsonSchema,
     validate: (value) => {
