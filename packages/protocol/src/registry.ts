@@ -8,8 +8,9 @@ import type { ProtocolVersion } from './versions';
 import { FEATURES_BY_VERSION } from './wire/features';
 
 export type { SafeParseResult, Validator, WireIssue } from './compiled/validator';
-export type { MethodSchema, Sender, Wire } from './compiled/wire';
+export type { MethodSchema, Wire } from './compiled/wire';
 export type { WireFeatures } from './wire/features';
+export type { Sender } from './wire/wire-types';
 
 const built = new Map<ProtocolVersion, Wire>();
 

@@ -4,38 +4,10 @@ import type { WireFeatures } from './features';
 import { cacheHints, notificationParams, requestParams, result } from './messages';
 import { MetaObject } from './primitives';
 import { CreateTaskResult, taskParamField } from './tasks';
+import type { MethodOf, Sender } from './wire-types';
 
-/**
- * Who sends a method: the client, the server, or either side.
- *
- * @experimental
- */
-export type Sender = 'client' | 'server' | 'both';
-
-/**
- * Schemas of one method in one revision.
- *
- * @experimental
- */
-export interface ZodMethod {
-  readonly method: string;
-  readonly kind: 'request' | 'notification';
-  readonly sender: Sender;
-  /** Name of the spec definition of the whole message, e.g. `CallToolRequest`. */
-  readonly definition: string;
-  /** The params schema (optional where the revision lets params be omitted). */
-  readonly params: z.ZodType;
-  /** The result schema (requests only); for MRTR methods it includes `input_required`. */
-  readonly result?: z.ZodType;
-  /** Name of the spec definition of the result, e.g. `CallToolResult`. */
-  readonly resultDefinition?: string;
-  /** The final (`complete`) result alone, without the MRTR or task alternatives. */
-  readonly completeResult?: z.ZodType;
-  /** Modern results of this method must carry `ttlMs` / `cacheScope`. */
-  readonly cacheable: boolean;
-  /** The method may answer `resultType: "input_required"` (modern MRTR). */
-  readonly inputRequired: boolean;
-}
+/** One method's zod schemas in one revision. */
+export type ZodMethod = MethodOf<z.ZodType>;
 
 export type Shape = Record<string, z.ZodType>;
 

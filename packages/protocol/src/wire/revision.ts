@@ -14,28 +14,10 @@ import type { WireFeatures } from './features';
 import { requestParams } from './messages';
 import { buildInputRequest, type ZodMethod } from './method-spec';
 import { buildMethodTable, elicitParams } from './method-table';
+import type { WireOf } from './wire-types';
 
-/**
- * The schemas of one protocol revision.
- *
- * @experimental
- */
-export interface ZodWire {
-  /** The revision's version string, e.g. `2026-07-28`. */
-  readonly version: string;
-  readonly era: 'modern' | 'legacy';
-  readonly features: WireFeatures;
-  /** Every JSON-RPC method of the revision, requests and notifications, by method name. */
-  readonly methods: ReadonlyMap<string, ZodMethod>;
-  /**
-   * The MRTR input requests of a modern revision (`sampling/createMessage`,
-   * `elicitation/create`, `roots/list`): not JSON-RPC methods there, but embedded in
-   * `input_required` results. Empty for legacy revisions, where they are methods.
-   */
-  readonly inputRequests: ReadonlyMap<string, ZodMethod>;
-  /** Schemas by the name the revision's `schema.json` gives the definition. */
-  readonly definitions: Readonly<Record<string, z.ZodType>>;
-}
+/** A revision's zod schemas, as written; the packages run the compiled ones. */
+export type ZodWire = WireOf<z.ZodType>;
 
 export function buildWire(version: string, f: WireFeatures): ZodWire {
   const table = buildMethodTable(f);
