@@ -5,7 +5,7 @@
  */
 import type { IrCheck, IrField, IrLiteral, IrNode } from './ir';
 import {
-  hardFrom,
+  anyHard,
   invalidType,
   invalidValue,
   type OpenIssue,
@@ -240,7 +240,7 @@ function unionCheck(options: readonly Check[]): Check {
       option(x, issues);
       return issues;
     });
-    const soft = tried.filter((issues) => !hardFrom(issues, 0));
+    const soft = tried.filter((issues) => !anyHard(issues));
     if (soft.length === 1) out.push(...(soft[0] as OpenIssue[]));
     else out.push({ code: 'invalid_union', path: [], message: 'Invalid input' });
     return false;

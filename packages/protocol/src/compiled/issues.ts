@@ -87,10 +87,9 @@ export function prefix(out: OpenIssue[], start: number, key: PropertyKey): void 
   for (let i = start; i < out.length; i++) (out[i] as OpenIssue).path.unshift(key);
 }
 
-/** Whether an issue from `start` on stops a union option (zod's `aborted`). */
-export function hardFrom(out: readonly OpenIssue[], start: number): boolean {
-  for (let i = start; i < out.length; i++) if ((out[i] as OpenIssue).soft !== true) return true;
-  return false;
+/** Whether any of `issues` stops a union option (zod's `aborted`). */
+export function anyHard(issues: readonly OpenIssue[]): boolean {
+  return issues.some((issue) => issue.soft !== true);
 }
 
 export function publicIssues(out: readonly OpenIssue[]): WireIssue[] {
