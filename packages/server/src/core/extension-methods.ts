@@ -41,7 +41,7 @@ export function checkExtensionParams(
 }
 
 /** The `_meta` envelope every modern request carries (-32602 when keys are missing). */
-export function requireEnvelope(params: Record<string, unknown>): RequestEnvelope {
+export function requireEnvelope(params: Record<string, unknown> | undefined): RequestEnvelope {
   const read = readRequestEnvelope(params);
   if (read.ok) return read.envelope;
   throw new ProtocolError(

@@ -17,13 +17,12 @@ import {
   ProtocolError,
   parseParams,
   protocolVersionOf,
-  readRequestEnvelope,
   type SubscriptionFilter,
   UnsupportedProtocolVersionError,
 } from '@twofold/protocol/experimental';
 import type { RequestContext } from '../api';
 import { toWireError } from '../core/error-mapping';
-import { callExtensionMethod } from '../core/extension-methods';
+import { callExtensionMethod, requireEnvelope } from '../core/extension-methods';
 import { HandlerContext } from '../core/handler-context';
 import { instrumented } from '../core/instrumentation';
 import type { ModernIo } from '../core/modern-io';
@@ -113,14 +112,7 @@ async function dispatch(
   }
   const parsed = parseParams(getWire(version as ModernVersion), method, params);
   if (!parsed.ok) throw parsed.error;
-  const read = readRequestEnvelope(parsed.value);
-  if (!read.ok) {
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
-      `Missing _meta keys: ${read.missing.join(', ')}`,
-    );
-  }
-  const { envelope } = read;
+  const envelope = requireEnvelope(parsed.value);
 
   if (method === 'server/discover') return discoverResult(server, capabilities);
   if (method === 'subscriptions/listen') {
