@@ -79,6 +79,7 @@ export {
 } from './registry/registry-operations';
 export { compileSchema, compileToolInputSchema } from './schema/compile';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
+export { isZodShape } from './schema/zod-shape';
 export { createServerHttpHandler, type ServerHttpHandlerOptions } from './serve/http-handler';
 export {
   type ServedConnection,

@@ -215,6 +215,7 @@ describe('experimental export lists', () => {
       'compileToolInputSchema',
       'createServerHttpHandler',
       'handleModernRequest',
+      'isZodShape',
       'jwtVerifier',
       'serveTransport',
       'startLegacySession',

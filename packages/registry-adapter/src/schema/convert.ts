@@ -4,7 +4,7 @@
  * JSON Schema cannot say; the original schema stays the validator.
  */
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { compileSchema } from '@twofold/server/experimental';
+import { compileSchema, isZodShape } from '@twofold/server/experimental';
 import { z } from 'zod';
 import type { JsonSchema } from '../registry/types';
 import { jsonCopy } from './pointer';
@@ -63,10 +63,7 @@ function isZod4(input: unknown): input is z.core.$ZodType {
 /** The zod 4 schema `input` is, or stands for as a raw shape (`{ a: z.string() }`). */
 function zodSchemaOf(input: unknown): z.core.$ZodType | undefined {
   if (isZod4(input)) return input;
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
-  const values = Object.values(input);
-  const isShape = values.length > 0 && values.every(isZod4);
-  return isShape ? z.object(input as z.core.$ZodShape) : undefined;
+  return isZodShape(input) ? z.object(input as unknown as z.core.$ZodShape) : undefined;
 }
 
 /**

@@ -19,7 +19,12 @@ function isZod4(input: unknown): input is Member {
   return typeof input === 'object' && input !== null && '_zod' in input && '~standard' in input;
 }
 
-/** `{ a: z.string() }`: the shorthand for `z.object({ a: z.string() })`. */
+/**
+ * Whether `input` is a raw zod shape (`{ a: z.string() }`, the shorthand for
+ * `z.object({ a: z.string() })`): the rule registrations and the registry adapter share.
+ *
+ * @experimental
+ */
 export function isZodShape(input: unknown): input is Readonly<Record<string, Member>> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return false;
   const values = Object.values(input);
