@@ -12,8 +12,6 @@ import {
   RequestId,
 } from './primitives';
 
-export { META_KEYS };
-
 export const JsonRpcVersion = z.literal('2.0');
 
 /** The `_meta` every modern request must carry. */
