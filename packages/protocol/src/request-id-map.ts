@@ -31,6 +31,11 @@ function idOf(key: string): RequestId {
  * ```
  */
 export class RequestIdMap<V> {
+  // The entry set while the table was empty sits in a slot of its own, so that with one request
+  // in flight (a sequential caller) no keyed table is touched: ids only ever grow, and every
+  // new one made the object's sparse elements rehash.
+  #slotId: RequestId | undefined;
+  #slotValue: V | undefined;
   #entries: Record<string | number, V> = Object.create(null);
   #size = 0;
 
@@ -39,20 +44,37 @@ export class RequestIdMap<V> {
   }
 
   get(id: RequestId): V | undefined {
+    if (id === this.#slotId) return this.#slotValue;
     return this.#entries[keyOf(id)];
   }
 
   has(id: RequestId): boolean {
-    return keyOf(id) in this.#entries;
+    return id === this.#slotId || keyOf(id) in this.#entries;
   }
 
   set(id: RequestId, value: V): void {
+    if (id === this.#slotId) {
+      this.#slotValue = value;
+      return;
+    }
+    if (this.#size === 0) {
+      this.#slotId = id;
+      this.#slotValue = value;
+      this.#size = 1;
+      return;
+    }
     const key = keyOf(id);
     if (!(key in this.#entries)) this.#size++;
     this.#entries[key] = value;
   }
 
   delete(id: RequestId): boolean {
+    if (id === this.#slotId) {
+      this.#slotId = undefined;
+      this.#slotValue = undefined;
+      this.#size--;
+      return true;
+    }
     const key = keyOf(id);
     if (!(key in this.#entries)) return false;
     delete this.#entries[key];
@@ -62,15 +84,24 @@ export class RequestIdMap<V> {
 
   /** The values, as a new array (deleting while going through it is safe). */
   values(): V[] {
-    return Object.values(this.#entries);
+    const values = Object.values(this.#entries);
+    if (this.#slotId !== undefined) values.unshift(this.#slotValue as V);
+    return values;
   }
 
   /** The ids and values, as a new array. */
   entries(): [RequestId, V][] {
-    return Object.entries(this.#entries).map(([key, value]) => [idOf(key), value]);
+    const entries = Object.entries(this.#entries).map(([key, value]): [RequestId, V] => [
+      idOf(key),
+      value,
+    ]);
+    if (this.#slotId !== undefined) entries.unshift([this.#slotId, this.#slotValue as V]);
+    return entries;
   }
 
   clear(): void {
+    this.#slotId = undefined;
+    this.#slotValue = undefined;
     this.#entries = Object.create(null);
     this.#size = 0;
   }
