@@ -60,4 +60,20 @@ describe('what importing the client and the server costs', () => {
     expect(loaded).not.toContain('yaml');
     expect(loaded).not.toContain('@cfworker/json-schema');
   });
+
+  it('a stdio server loads neither node:http nor node:child_process: it neither serves HTTP nor spawns', () => {
+    const code = `for (const e of ${JSON.stringify(SERVER)}) await import(e);
+      const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule '));
+      console.log(JSON.stringify(builtins.map((m) => m.slice('NativeModule '.length))));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+      cwd: PACKAGE_DIR,
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const builtins: string[] = JSON.parse(run.stdout);
+    // The listing works: what Node loads for itself is in it.
+    expect(builtins).toContain('fs');
+    expect(builtins).not.toContain('http');
+    expect(builtins).not.toContain('child_process');
+  });
 });

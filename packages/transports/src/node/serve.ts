@@ -4,7 +4,7 @@
  * timeouts (a peer dripping its headers or its body is cut off), and a `close()` that leaves
  * no socket behind.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { guardHandler } from '../http-server/guard-handler';
 import { authority, checkHost, isLoopbackHost } from '../http-server/guards';
@@ -122,6 +122,8 @@ export async function serve(
     // A list or `false` replaces the handler's default check: it is not told the address.
     (context) => (allowedHosts === undefined ? context : { ...context, localAddress: undefined }),
   );
+  // Loaded here, not at import: a stdio server or a client never loads `node:http` for this.
+  const { createServer } = await import('node:http');
   const server = createServer(timeoutSettings(options), toNodeListener(guarded, options));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

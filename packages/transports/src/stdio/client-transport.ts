@@ -4,7 +4,7 @@
  * as `npx.cmd` and quotes arguments safely), the child gets an allow-listed environment, its
  * stderr is kept in a bounded ring, and stopping it takes its whole process group along.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess, spawn } from 'node:child_process';
 import { LocalError, LocalErrorCode } from '@twofold/protocol/experimental';
 import { buildChildEnv } from './child-env';
 import { type StopSignal, signalProcessGroup } from './process-group';
@@ -117,7 +117,11 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   async start(): Promise<void> {
     this.beginStart();
     const { command, args = [], cwd, env, inheritEnv = false } = this.options;
-    const run = process.platform === 'win32' ? await windowsSpawn() : spawn;
+    // Loaded on the first start, not at import: a server importing this entry never spawns.
+    const run =
+      process.platform === 'win32'
+        ? await windowsSpawn()
+        : (await import('node:child_process')).spawn;
     const child = run(command, [...args], {
       cwd,
       env: buildChildEnv(process.env, env, inheritEnv),

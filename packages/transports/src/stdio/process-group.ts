@@ -3,8 +3,6 @@
  * spawned as the leader of its own process group, so one signal to the group reaches its
  * children too; Windows has no groups, so `taskkill /T` walks the process tree instead.
  */
-import { spawn } from 'node:child_process';
-
 /** Signals that stop a server: a polite request, then the one that cannot be ignored. */
 export type StopSignal = 'SIGTERM' | 'SIGKILL';
 
@@ -16,12 +14,15 @@ export function signalProcessGroup(pid: number, signal: StopSignal): void {
   if (process.platform === 'win32') {
     // Console programs ignore taskkill's polite WM_CLOSE, so both steps force (/F), as Node's
     // own `kill()` does on Windows; /T takes the children along.
-    const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
-      stdio: 'ignore',
-      windowsHide: true,
-    });
-    killer.on('error', () => {
-      // taskkill missing or refused: the direct child is still killed by the caller's fallback.
+    // Loaded here, on Windows alone: no other program pays for `node:child_process` at import.
+    void import('node:child_process').then(({ spawn }) => {
+      const killer = spawn('taskkill', ['/pid', String(pid), '/T', '/F'], {
+        stdio: 'ignore',
+        windowsHide: true,
+      });
+      killer.on('error', () => {
+        // taskkill missing or refused: the direct child is still killed by the caller's fallback.
+      });
     });
     return;
   }
