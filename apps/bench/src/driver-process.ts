@@ -46,13 +46,19 @@ export class DriverProcess {
     });
   }
 
-  /** Starts the driver `script` (Node run with `nodeArgs` too); resolves once it is ready. */
+  /**
+   * Starts the driver `script` (Node run with `nodeArgs` too, through `launcher` when given,
+   * for example `taskset -c 1`); resolves once it is ready.
+   */
   static async start(
     name: string,
     script: string,
     nodeArgs: readonly string[] = [],
+    launcher: readonly string[] = [],
   ): Promise<DriverProcess> {
-    const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', ...nodeArgs, script], {
+    const node = [process.execPath, '--expose-gc', '--no-warnings', ...nodeArgs, script];
+    const [command = '', ...args] = [...launcher, ...node];
+    const child = spawn(command, args, {
       cwd: BENCH_DIR,
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       // Structured clone: latency arrays travel as typed arrays, not JSON.
@@ -101,11 +107,18 @@ export class DriverProcess {
 
 /** Starts one driver per entry, in order; closes those already started if one fails. */
 export async function startDrivers(
-  entries: readonly { name: string; script: string; nodeArgs?: readonly string[] }[],
+  entries: readonly {
+    name: string;
+    script: string;
+    nodeArgs?: readonly string[];
+    launcher?: readonly string[];
+  }[],
 ): Promise<DriverProcess[]> {
   const drivers: DriverProcess[] = [];
   try {
-    for (const e of entries) drivers.push(await DriverProcess.start(e.name, e.script, e.nodeArgs));
+    for (const e of entries) {
+      drivers.push(await DriverProcess.start(e.name, e.script, e.nodeArgs, e.launcher));
+    }
   } catch (error) {
     await Promise.all(drivers.map((d) => d.close()));
     throw error;

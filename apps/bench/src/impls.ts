@@ -48,12 +48,14 @@ export interface Pair {
   expectEra: 'modern' | 'legacy';
   /** twofold's row: the denominator of the ratios. */
   baseline?: boolean;
-  /** Further options of its HTTP server fixture. */
+  /** Further options of its server fixture. */
   serverArgs?: readonly string[];
 }
 
 export const TWOFOLD_MODERN = 'twofold modern';
 export const TWOFOLD_LEGACY = 'twofold legacy';
+/** twofold's modern server with its tools' inputs in JSON Schema: a process without zod. */
+export const TWOFOLD_MODERN_JSON_SCHEMA = 'twofold modern, JSON Schema tools';
 export const OFFICIAL_V2_MODERN = 'official 2.4.0 modern';
 /** The official modern HTTP server with everything but the per-request instance built once. */
 export const OFFICIAL_V2_MODERN_PREBUILT = 'official 2.4.0 modern, schemas built once';
@@ -89,6 +91,7 @@ export function stdioTarget(pair: Pair, tools: number) {
       'stdio',
       '--tools',
       String(tools),
+      ...(pair.serverArgs ?? []),
     ],
     cwd: BENCH_DIR,
     era: pair.era,

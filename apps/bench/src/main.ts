@@ -34,6 +34,7 @@ import { runColdStart } from './stdio-cold-start';
 import { runStdioEcho } from './stdio-echo';
 import { startStdioFleet } from './stdio-fleet';
 import { peakRssSection, runStdioMemory } from './stdio-memory';
+import { runOneCpuThroughput } from './stdio-one-cpu';
 import { runStdioThroughput } from './stdio-throughput';
 import { checkTargets } from './targets';
 
@@ -106,6 +107,7 @@ await part('stdio', async () => {
   try {
     add(await step('cold start', () => runColdStart(fleet, config)));
     const { throughput, peaks } = await step('throughput', () => runStdioThroughput(fleet, config));
+    throughput.rows.push(...(await step('one CPU', () => runOneCpuThroughput(config))));
     add(throughput);
     const { echo, clientPeaks } = await step('echo', () => runStdioEcho(fleet, config));
     add(echo, peakRssSection(fleet, peaks, clientPeaks));

@@ -13,8 +13,10 @@ import {
   OFFICIAL_V2_MODERN,
   type Pair,
   stdioTarget,
+  TWOFOLD,
   TWOFOLD_LEGACY,
   TWOFOLD_MODERN,
+  TWOFOLD_MODERN_JSON_SCHEMA,
 } from './impls';
 import type { Row, Section } from './report';
 import { summarize } from './stats';
@@ -37,10 +39,21 @@ export async function runColdStart(fleet: StdioFleet, config: BenchConfig): Prom
     pair: fleet.pairs[driverOf(name)] as Pair,
   });
   const floorLegacy: Pair = { name: FLOOR_NAME, impl: FLOOR, era: 'legacy', expectEra: 'legacy' };
+  // The same client and server, the tools' inputs written in JSON Schema: no zod in the process.
+  const jsonSchema: Contender = {
+    driver: driverOf(TWOFOLD_MODERN),
+    pair: {
+      name: TWOFOLD_MODERN_JSON_SCHEMA,
+      impl: TWOFOLD,
+      era: 'auto',
+      expectEra: 'modern',
+      serverArgs: ['--json-schema'],
+    },
+  };
   const cases: { name: string; contenders: Contender[] }[] = [
     {
       name: COLD_START_MODERN,
-      contenders: [own(TWOFOLD_MODERN), own(OFFICIAL_V2_MODERN), own(FLOOR_NAME)],
+      contenders: [own(TWOFOLD_MODERN), jsonSchema, own(OFFICIAL_V2_MODERN), own(FLOOR_NAME)],
     },
     {
       name: COLD_START_LEGACY,
@@ -84,6 +97,7 @@ export async function runColdStart(fleet: StdioFleet, config: BenchConfig): Prom
     better: 'lower',
     notes: [
       'Each client spawns its own server (a fresh process per sample). `auto`: twofold detects the era on the one process it spawned; the official 2.4.0 client probes on a disposable sibling process first. The floor writes `tools/list` (modern) or `initialize` + `tools/list` (legacy) by hand to the bare echo server.',
+      "Every server but the floor imports zod for its tools' input schemas (the official SDKs load zod themselves in any case); _twofold modern, JSON Schema tools_ is the same twofold server with the same inputs written in JSON Schema, so its process loads no zod at all.",
     ],
     columns: [],
     rows,

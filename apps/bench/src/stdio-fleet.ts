@@ -18,13 +18,20 @@ export interface StdioFleet {
   close(): Promise<void>;
 }
 
-/** Starts a driver for every stdio pair (no connection yet). */
-export async function startStdioFleet(pairs: readonly Pair[] = STDIO_PAIRS): Promise<StdioFleet> {
+/**
+ * Starts a driver for every stdio pair (no connection yet); `launcher` runs each through a
+ * command (`taskset -c 1`), which the servers the drivers spawn inherit.
+ */
+export async function startStdioFleet(
+  pairs: readonly Pair[] = STDIO_PAIRS,
+  launcher: readonly string[] = [],
+): Promise<StdioFleet> {
   const drivers = await startDrivers(
     pairs.map((p) => ({
       name: p.name,
       script: p.impl.client,
       nodeArgs: profileNodeArgs(p.name, 'stdio-client'),
+      launcher,
     })),
   );
   return {

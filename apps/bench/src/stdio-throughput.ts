@@ -75,47 +75,74 @@ export function loadRows(
   });
 }
 
-/** Runs the throughput cases, then reads the peak RSS of every client and server. */
-export async function runStdioThroughput(
+/**
+ * Connects every pair of `fleet` to a fresh server and gives it one unrecorded stretch of load
+ * (the first case should not time a cold JIT); the pairs that failed, by index.
+ */
+export async function openAndWarm(
   fleet: StdioFleet,
   config: BenchConfig,
-): Promise<{ throughput: Section; peaks: Map<string, { client: number; server: number }> }> {
-  const rows: Row[] = [];
+): Promise<Map<number, string>> {
   const failures = new Map<number, string>();
   for (let i = 0; i < fleet.pairs.length; i++) {
     await fleet.open(i).catch((error: Error) => failures.set(i, error.message));
-    // Unrecorded: the first case should not time a cold JIT.
     if (!failures.has(i)) {
       await loadTurn(fleet.drivers[i] as DriverProcess, 8, config.throughput.warmupMs).catch(
         (error: Error) => failures.set(i, error.message),
       );
     }
   }
+  return failures;
+}
+
+/** The rows of one case: every pair's turns of `inFlight` calls, alternating. */
+export async function measureCase(
+  fleet: StdioFleet,
+  inFlight: number,
+  caseName: string,
+  config: BenchConfig,
+  failures: Map<number, string>,
+): Promise<Row[]> {
+  const { turnMs, rounds } = config.throughput;
+  const samples = await alternate(
+    fleet.pairs.length,
+    { rounds, warmup: 1 },
+    async (i, round): Promise<Turn> => {
+      const empty = {
+        perSecond: Number.NaN,
+        latencies: new Float64Array(),
+        clientCpu: Number.NaN,
+        serverCpu: Number.NaN,
+      };
+      if (failures.has(i)) return empty;
+      try {
+        // Warm-up turns are short: they only need the JIT and the pipes warm.
+        const ms = round < 0 ? Math.min(turnMs, 200) : turnMs;
+        return await loadTurn(fleet.drivers[i] as DriverProcess, inFlight, ms);
+      } catch (error) {
+        failures.set(i, (error as Error).message);
+        return empty;
+      }
+    },
+  );
+  return loadRows(
+    caseName,
+    fleet.pairs.map((p) => p.name),
+    samples,
+    failures,
+  );
+}
+
+/** Runs the throughput cases, then reads the peak RSS of every client and server. */
+export async function runStdioThroughput(
+  fleet: StdioFleet,
+  config: BenchConfig,
+): Promise<{ throughput: Section; peaks: Map<string, { client: number; server: number }> }> {
+  const rows: Row[] = [];
+  const failures = await openAndWarm(fleet, config);
   const { turnMs, rounds } = config.throughput;
   for (const inFlight of config.throughput.inFlight) {
-    const samples = await alternate(
-      fleet.pairs.length,
-      { rounds, warmup: 1 },
-      async (i, round): Promise<Turn> => {
-        const empty = {
-          perSecond: Number.NaN,
-          latencies: new Float64Array(),
-          clientCpu: Number.NaN,
-          serverCpu: Number.NaN,
-        };
-        if (failures.has(i)) return empty;
-        try {
-          // Warm-up turns are short: they only need the JIT and the pipes warm.
-          const ms = round < 0 ? Math.min(turnMs, 200) : turnMs;
-          return await loadTurn(fleet.drivers[i] as DriverProcess, inFlight, ms);
-        } catch (error) {
-          failures.set(i, (error as Error).message);
-          return empty;
-        }
-      },
-    );
-    const names = fleet.pairs.map((p) => p.name);
-    rows.push(...loadRows(throughputCase(inFlight), names, samples, failures));
+    rows.push(...(await measureCase(fleet, inFlight, throughputCase(inFlight), config, failures)));
   }
   const peaks = new Map<string, { client: number; server: number }>();
   for (const [i, pair] of fleet.pairs.entries()) {
@@ -134,6 +161,7 @@ export async function runStdioThroughput(
       notes: [
         `One turn: ${turnMs} ms of \`echo\` calls with the given number in flight; ${rounds} recorded turns per pair, alternating. p50 / p99: latency in ms over all recorded calls of the row.`,
         "CPU µs/call: user + system time each process spent over a turn, per call (median of the turns); at 1 in flight their sum beside the floor's shows what the library itself costs, apart from the pipe.",
+        "_1 in flight, client and server on one CPU_: the same sequential calls with each client driver and the server it spawned held on one CPU (`taskset`), from drivers of their own. Unpinned, a sequential round trip is mostly two wake-ups of a process on the other CPU, whose cost belongs to the machine (on a VM it swings several-fold from run to run) and is the same for every library; on one CPU the time per call is the two processes' CPU, so these ratios read what each library costs.",
       ],
       columns: [
         { key: 'p50', header: 'p50 ms' },

@@ -1,11 +1,18 @@
 // twofold's benchmark server: one long-lived `McpServer` (both eras, its default) on stdio or
-// on loopback HTTP. `node twofold.mjs --transport stdio|http --tools 2|50`.
-import { McpServer } from '@twofold/server/experimental';
+// on loopback HTTP. `node twofold.mjs --transport stdio|http --tools 2|50 [--json-schema]`.
+// Its tools take zod schemas, as the official servers' do; `--json-schema` gives them the same
+// inputs in JSON Schema, so that the process loads no zod (twofold needs none of its own).
 import { option, toolCount } from './common.mjs';
-import { toolSpecs } from './zod-tools.mjs';
 
+// Loaded side by side, as static imports would be.
+const [{ McpServer }, specs] = await Promise.all([
+  import('@twofold/server/experimental'),
+  process.argv.includes('--json-schema')
+    ? import('./json-tools.mjs').then((tools) => tools.jsonToolSpecs(toolCount()))
+    : import('./zod-tools.mjs').then((tools) => tools.toolSpecs(toolCount())),
+]);
 const server = new McpServer({ name: 'bench-twofold', version: '1.0.0' });
-for (const spec of toolSpecs(toolCount())) {
+for (const spec of specs) {
   server.registerTool({
     name: spec.name,
     description: spec.description,
