@@ -30,10 +30,14 @@ const cancel = (id: number): JsonRpcMessage => ({
 });
 const line = (message: JsonRpcMessage) => `${JSON.stringify(message)}\n`;
 
-/** A server transport on two streams; the output is read only once `drain()` is called. */
+/**
+ * A server transport on two streams; the output is read only once `drain()` is called. Until
+ * then it behaves as a pipe nobody reads: bytes written to it stay unwritten (counted in its
+ * `writableLength`), as they do once a real pipe's buffer is full.
+ */
 function serve(options: Omit<StdioServerTransportOptions, 'input' | 'output'> = {}) {
   const input = new PassThrough();
-  const output = new PassThrough();
+  const output = new PassThrough({ readableHighWaterMark: 0 });
   const transport = new StdioServerTransport({ input, output, ...options });
   let written = '';
   const drain = () => output.on('data', (chunk: Buffer) => (written += chunk));
@@ -47,20 +51,28 @@ const lines = (text: string) =>
     .map((l) => JSON.parse(l) as JsonRpcMessage);
 
 describe('StdioServerTransport sends', () => {
-  it('writes the messages of one tick together, in order, and one sent before close too', async () => {
+  it('writes a tick’s first message at once, the rest in writes of 2, 4, ... and the remainder at its end, in order', async () => {
     const { transport, drain, written, output } = serve();
     await transport.start();
     drain();
-    const sent = [1, 2, 3].map((id) => transport.send(answer(id)));
     const chunks: string[] = [];
     output.on('data', (chunk: Buffer) => chunks.push(chunk.toString()));
+    const ids = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const sent = ids.map((id) => transport.send(answer(id)));
+    const text = (group: number[]) => group.map((id) => line(answer(id))).join('');
+    // Within the tick: the first at once, then two and four together as they fill up.
+    expect(chunks).toEqual([text([1]), text([2, 3]), text([4, 5, 6, 7])]);
     await Promise.all(sent);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(chunks).toEqual([[1, 2, 3].map((id) => line(answer(id))).join('')]);
-    const last = transport.send(answer(4));
+    // The rest at the end of the tick; the next tick starts with one again.
+    expect(chunks.slice(3)).toEqual([text([8, 9])]);
+    const next = [10, 11].map((id) => transport.send(answer(id)));
+    expect(chunks.slice(4)).toEqual([text([10])]);
+    await Promise.all(next);
+    const last = transport.send(answer(12));
     await transport.close();
     await last;
-    expect(lines(written())).toEqual([1, 2, 3, 4].map((id) => answer(id)));
+    expect(lines(written())).toEqual([...ids, 10, 11, 12].map((id) => answer(id)));
   });
 
   it('rejects a send whose signal fires while the output is full; the others still go out', async () => {
@@ -116,7 +128,7 @@ describe('StdioServerTransport backpressure', () => {
     await transport.close();
   });
 
-  it('counts what one tick queues together, and does not hold for output under the mark', async () => {
+  it('counts every answer not yet written, and does not hold for output under the mark', async () => {
     const { input, transport, drain } = serve({ outputHighWaterMarkBytes: 2000 });
     await transport.start();
     void transport.send(answer(1, 'x'.repeat(900)));
@@ -136,8 +148,7 @@ describe('StdioServerTransport backpressure', () => {
     void transport.send(answer(1, 'x'.repeat(200)));
     expect(input.isPaused()).toBe(true);
     void transport.send(answer(2, 'x'.repeat(200_000)));
-    // The first answer fits the unread output's buffer, so it is written within a turn; the
-    // second is not, and keeps the input held.
+    // Nobody reads the output yet: both answers wait unwritten and the input stays held.
     await new Promise((resolve) => setImmediate(resolve));
     expect(output.readableLength).toBeGreaterThan(200);
     expect(input.isPaused()).toBe(true);
