@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
 import { packageDefines, readPackageJson } from './package-json.ts';
 
@@ -12,8 +13,8 @@ export interface PackageBuildOptions {
    * Dependencies built into the package's own files instead of imported at run time. Only for
    * leaf libraries called as plain functions (no classes shared with users, no types in the
    * declarations): loading one bundled file costs a fraction of resolving and loading the
-   * library's many modules, on every import of the package. Each goes in `devDependencies`
-   * and in the package's THIRD-PARTY-NOTICES.md.
+   * library's many modules, on every import of the package. They are built in minified. Each
+   * goes in `devDependencies` and in the package's THIRD-PARTY-NOTICES.md.
    */
   bundled?: readonly string[];
 }
@@ -37,10 +38,36 @@ export function definePackageBuild(options: PackageBuildOptions): Options {
     platform: 'neutral',
     external: [/^node:/],
     noExternal: [...(options.bundled ?? [])],
+    esbuildPlugins: options.bundled?.length ? [minifyBundled(options.bundled)] : [],
     define: packageDefines(pkg),
     // Names are not kept: keeping them wraps every closure a hot path creates in a call that
     // defines its `name` (about a sixth of a client's time per call). A class whose body names
     // its own class would print as `_Name`; the class-names check finds any.
     keepNames: false,
+  };
+}
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * Minifies the modules of the `bundled` libraries (and only those) as they are loaded. Every
+ * import of the package parses them and every install carries them: minified, `yaml` and
+ * `@cfworker/json-schema` take about a quarter fewer bytes in each build (the bundler prints
+ * them with its own indentation again), and the package's own code stays readable.
+ */
+function minifyBundled(names: readonly string[]): EsbuildPlugin {
+  const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  const filter = new RegExp(
+    `[\\\\/]node_modules[\\\\/](?:${escaped.join('|')})[\\\\/].*\\.[cm]?js$`,
+  );
+  return {
+    name: 'minify-bundled',
+    setup(build) {
+      build.onLoad({ filter }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        const { code } = await build.esbuild.transform(source, { loader: 'js', minify: true });
+        return { contents: code, loader: 'js' };
+      });
+    },
   };
 }
