@@ -97,6 +97,7 @@ export async function runColdStart(fleet: StdioFleet, config: BenchConfig): Prom
     better: 'lower',
     notes: [
       'Each client spawns its own server (a fresh process per sample). `auto`: twofold detects the era on the one process it spawned; the official 2.4.0 client probes on a disposable sibling process first. The floor writes `tools/list` (modern) or `initialize` + `tools/list` (legacy) by hand to the bare echo server.',
+      'Every client gives the server it spawns only a few variables of its environment (`PATH`, `HOME`, the user and the terminal), as twofold and the official SDKs do by default: a variable such as `NODE_EXTRA_CA_CERTS` adds tens of milliseconds to every Node start.',
       "Every server but the floor imports zod for its tools' input schemas (the official SDKs load zod themselves in any case); _twofold modern, JSON Schema tools_ is the same twofold server with the same inputs written in JSON Schema, so its process loads no zod at all.",
     ],
     columns: [],

@@ -14,10 +14,19 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
 };
 
+// What the server inherits of this process's environment: the variables every library client
+// here passes by default (twofold's and the official SDKs'), never the whole environment. A
+// variable such as NODE_EXTRA_CA_CERTS makes Node load certificates at start, so the whole
+// environment made the floor's server start about 40 ms later than the libraries' servers.
+const INHERITED_ENV = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'TERM'];
+const serverEnv = () =>
+  Object.fromEntries(INHERITED_ENV.flatMap((k) => (k in process.env ? [[k, process.env[k]]] : [])));
+
 /** A pipe to a spawned server: send a message, get the answer to it by id. */
 function stdioLink(target, onExit) {
   const child = spawn(target.command, target.args, {
     cwd: target.cwd,
+    env: serverEnv(),
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const waiting = new Map();
