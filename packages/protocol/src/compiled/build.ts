@@ -1,7 +1,8 @@
 /**
  * Turns the wire's data (`ir.ts`) into validators. Each node becomes one function that answers
  * whether a value fits; given an issue list it also says why, in zod's order and words. Valid
- * values are returned as they came (no copy): no wire schema transforms, drops or defaults.
+ * values are returned as they came (no copy): no wire schema transforms, drops or defaults. The one
+ * key zod leaves out, an own `__proto__`, is noted here and left out by the validator.
  */
 import type { IrCheck, IrField, IrLiteral, IrNode } from './ir';
 import {
@@ -13,6 +14,7 @@ import {
   prefix,
   unrecognizedKeys,
 } from './issues';
+import { protoOwners } from './proto-keys';
 
 /** Whether `x` fits; with `out`, every reason it does not is pushed there. */
 export type Check = (x: unknown, out: OpenIssue[] | null) => boolean;
@@ -184,7 +186,7 @@ function objectCheck(
         if (!out) return false;
         out.push(unrecognizedKeys(extra));
       }
-    }
+    } else if (Object.hasOwn(x, '__proto__')) protoOwners.push(x);
     return out ? out.length === start : true;
   };
 }
@@ -220,7 +222,10 @@ function recordCheck(value: Check): Check {
     }
     const start = out?.length ?? 0;
     for (const key of Object.keys(x)) {
-      if (key === '__proto__') continue;
+      if (key === '__proto__') {
+        protoOwners.push(x);
+        continue;
+      }
       const before = out?.length ?? 0;
       if (value(x[key], out)) continue;
       if (!out) return false;
@@ -233,7 +238,11 @@ function recordCheck(value: Check): Check {
 function unionCheck(options: readonly Check[]): Check {
   if (options.length === 1) return options[0] as Check;
   return (x, out) => {
-    for (const option of options) if (option(x, null)) return true;
+    const noted = protoOwners.length;
+    for (const option of options) {
+      if (option(x, null)) return true;
+      if (protoOwners.length !== noted) protoOwners.length = noted;
+    }
     if (!out) return false;
     const tried = options.map((option) => {
       const issues: OpenIssue[] = [];

@@ -3,6 +3,7 @@
 import { buildChecks, type Check } from './build';
 import type { WireIr } from './ir';
 import { type OpenIssue, publicIssues, type WireIssue } from './issues';
+import { protoOwners, withoutProtoKeys } from './proto-keys';
 import wireIrJson from './wire-ir.json';
 
 export type { WireIssue } from './issues';
@@ -23,7 +24,7 @@ export type SafeParseResult<T> =
 
 /**
  * A wire schema compiled from its zod description at build time. A valid value is returned as
- * it came, not copied.
+ * it came, not copied, unless, like zod, it leaves out an object's own `__proto__` key.
  *
  * @example
  * ```ts
@@ -48,9 +49,15 @@ class CompiledValidator<T> implements Validator<T> {
   }
 
   safeParse(value: unknown): SafeParseResult<T> {
-    if (this.#check(value, null)) return { success: true, data: value as T };
+    if (this.#check(value, null)) {
+      if (protoOwners.length === 0) return { success: true, data: value as T };
+      const data = withoutProtoKeys(value, new Set(protoOwners));
+      protoOwners.length = 0;
+      return { success: true, data: data as T };
+    }
     const out: OpenIssue[] = [];
     this.#check(value, out);
+    protoOwners.length = 0;
     if (out.length === 0) out.push({ code: 'custom', path: [], message: 'Invalid input' });
     return { success: false, error: { issues: publicIssues(out) } };
   }
