@@ -154,6 +154,19 @@ function roots(): { name: string; schema: z.ZodType; node: number }[] {
   return out;
 }
 
+/**
+ * zod's answer, or `undefined` where zod throws instead of answering: an intersection whose
+ * sides both hold NaN (NaN !== NaN, so zod finds them unmergeable). JSON has no NaN.
+ */
+function zodVerdict(schema: z.ZodType, value: unknown) {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    if (String(error).includes('Unmergable intersection')) return undefined;
+    throw error;
+  }
+}
+
 const verdicts = { valid: 0, invalid: 0 };
 
 describe('compiled wire', () => {
@@ -174,7 +187,8 @@ describe('compiled wire', () => {
       const compiled = validatorAt(root.node);
       fc.assert(
         fc.property(arbitraryFor(root.node, 0), (value) => {
-          const expected = root.schema.safeParse(value);
+          const expected = zodVerdict(root.schema, value);
+          fc.pre(expected !== undefined);
           const actual = compiled.safeParse(value);
           verdicts[expected.success ? 'valid' : 'invalid']++;
           expect(actual.success).toBe(expected.success);
