@@ -59,6 +59,17 @@ describe('an own __proto__ key', () => {
     expect(Object.keys(params.arguments)).toEqual(['deep', '__proto__']);
   });
 
+  it('does not walk into what the schema leaves unchecked, however deep', () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const { input, compiled: got } = parseCall(
+      `{"name":"t","arguments":{"deep":${deep}},${meta(',"__proto__":3')}}`,
+    );
+    expect(got.success).toBe(true);
+    const params = got.data as { arguments: object; _meta: object };
+    expect(params.arguments).toBe((input as unknown as typeof params).arguments);
+    expect(Object.keys(params._meta)).not.toContain('__proto__');
+  });
+
   it('is left out of a result _meta inside a message', () => {
     const definitions = ir?.definitions ?? {};
     const { compiled: got, zod } = parseBoth(

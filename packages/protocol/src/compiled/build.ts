@@ -2,7 +2,7 @@
  * Turns the wire's data (`ir.ts`) into validators. Each node becomes one function that answers
  * whether a value fits; given an issue list it also says why, in zod's order and words. Valid
  * values are returned as they came (no copy): no wire schema transforms, drops or defaults. The one
- * key zod leaves out, an own `__proto__`, is noted here and left out by the validator.
+ * key zod leaves out, an own `__proto__`, is noted here with the path down to it (`proto-keys.ts`).
  */
 import type { IrCheck, IrField, IrLiteral, IrNode } from './ir';
 import {
@@ -14,7 +14,7 @@ import {
   prefix,
   unrecognizedKeys,
 } from './issues';
-import { protoOwners } from './proto-keys';
+import { protoPath } from './proto-keys';
 
 /** Whether `x` fits; with `out`, every reason it does not is pushed there. */
 export type Check = (x: unknown, out: OpenIssue[] | null) => boolean;
@@ -168,6 +168,7 @@ function objectCheck(
       return false;
     }
     const start = out?.length ?? 0;
+    const marks = protoPath.length;
     for (const f of compiled) {
       const present = f.key in x;
       if (!present && f.skipAbsent) continue;
@@ -186,7 +187,8 @@ function objectCheck(
         if (!out) return false;
         out.push(unrecognizedKeys(extra));
       }
-    } else if (Object.hasOwn(x, '__proto__')) protoOwners.push(x);
+    }
+    if (protoPath.length !== marks || Object.hasOwn(x, '__proto__')) protoPath.push(x);
     return out ? out.length === start : true;
   };
 }
@@ -203,12 +205,14 @@ function arrayCheck(element: Check, checks: readonly IrCheck[]): Check {
       return false;
     }
     if (Array.isArray(x)) {
+      const marks = protoPath.length;
       for (let i = 0; i < x.length; i++) {
         const before = out?.length ?? 0;
         if (element(x[i], out)) continue;
         if (!out) return false;
         prefix(out, before, i);
       }
+      if (protoPath.length !== marks) protoPath.push(x);
     }
     return shape(x, out) && (out ? out.length === start : true);
   };
@@ -221,9 +225,11 @@ function recordCheck(value: Check): Check {
       return false;
     }
     const start = out?.length ?? 0;
+    const marks = protoPath.length;
+    let ownsProto = false;
     for (const key of Object.keys(x)) {
       if (key === '__proto__') {
-        protoOwners.push(x);
+        ownsProto = true;
         continue;
       }
       const before = out?.length ?? 0;
@@ -231,6 +237,7 @@ function recordCheck(value: Check): Check {
       if (!out) return false;
       prefix(out, before, key);
     }
+    if (ownsProto || protoPath.length !== marks) protoPath.push(x);
     return out ? out.length === start : true;
   };
 }
@@ -238,10 +245,10 @@ function recordCheck(value: Check): Check {
 function unionCheck(options: readonly Check[]): Check {
   if (options.length === 1) return options[0] as Check;
   return (x, out) => {
-    const noted = protoOwners.length;
+    const marks = protoPath.length;
     for (const option of options) {
       if (option(x, null)) return true;
-      if (protoOwners.length !== noted) protoOwners.length = noted;
+      if (protoPath.length !== marks) protoPath.length = marks;
     }
     if (!out) return false;
     const tried = options.map((option) => {

@@ -3,7 +3,7 @@
 import { buildChecks, type Check } from './build';
 import type { WireIr } from './ir';
 import { type OpenIssue, publicIssues, type WireIssue } from './issues';
-import { protoOwners, withoutProtoKeys } from './proto-keys';
+import { protoPath, withoutProtoKeys } from './proto-keys';
 import wireIrJson from './wire-ir.json';
 
 export type { WireIssue } from './issues';
@@ -49,15 +49,17 @@ class CompiledValidator<T> implements Validator<T> {
   }
 
   safeParse(value: unknown): SafeParseResult<T> {
+    // Left over only when a check threw (a value nested past the stack).
+    if (protoPath.length !== 0) protoPath.length = 0;
     if (this.#check(value, null)) {
-      if (protoOwners.length === 0) return { success: true, data: value as T };
-      const data = withoutProtoKeys(value, new Set(protoOwners));
-      protoOwners.length = 0;
+      if (protoPath.length === 0) return { success: true, data: value as T };
+      const data = withoutProtoKeys(value, new Set(protoPath));
+      protoPath.length = 0;
       return { success: true, data: data as T };
     }
     const out: OpenIssue[] = [];
     this.#check(value, out);
-    protoOwners.length = 0;
+    protoPath.length = 0;
     if (out.length === 0) out.push({ code: 'custom', path: [], message: 'Invalid input' });
     return { success: false, error: { issues: publicIssues(out) } };
   }
