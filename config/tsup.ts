@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Options } from 'tsup';
+import { entryHubs } from './entry-hubs.ts';
 import { packageDefines, readPackageJson } from './package-json.ts';
 
 /** Options of {@link definePackageBuild}. */
@@ -17,6 +18,12 @@ export interface PackageBuildOptions {
    * goes in `devDependencies` and in the package's THIRD-PARTY-NOTICES.md.
    */
   bundled?: readonly string[];
+  /**
+   * Entries the others import through (see {@link entryHubs}), in order: usually
+   * `['experimental', 'node']`. Entries that load optional peers (frameworks, OpenTelemetry)
+   * are never hubs, so that importing a hub does not load them.
+   */
+  hubs?: readonly string[];
 }
 
 /**
@@ -39,6 +46,7 @@ export function definePackageBuild(options: PackageBuildOptions): Options {
     external: [/^node:/],
     noExternal: [...(options.bundled ?? [])],
     esbuildPlugins: [
+      ...(options.hubs?.length ? [entryHubs(options.hubs)] : []),
       jsonAsParse(),
       ...(options.bundled?.length ? [minifyBundled(options.bundled)] : []),
     ],

@@ -13,4 +13,5 @@ export default definePackageBuild({
     'opentelemetry',
   ],
   bundled: ['@cfworker/json-schema'],
+  hubs: ['experimental', 'node'],
 });

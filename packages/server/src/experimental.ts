@@ -80,7 +80,11 @@ export {
 export { compileSchema, compileToolInputSchema } from './schema/compile';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
 export { isZodShape } from './schema/zod-shape';
-export { createServerHttpHandler, type ServerHttpHandlerOptions } from './serve/http-handler';
+export {
+  createServerHttpHandler,
+  RANDOM_REQUEST_STATE_KEY_WARNING,
+  type ServerHttpHandlerOptions,
+} from './serve/http-handler';
 export {
   type ServedConnection,
   type ServeTransportOptions,

@@ -208,6 +208,7 @@ describe('experimental export lists', () => {
       'InvalidTokenError',
       'McpServer',
       'OperationError',
+      'RANDOM_REQUEST_STATE_KEY_WARNING',
       'RegistryOperations',
       'RequestStateCodec',
       'TaskStoreFullError',

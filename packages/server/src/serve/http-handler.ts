@@ -124,7 +124,12 @@ export function createServerHttpHandler(
   return Object.assign(guarded, { close });
 }
 
-/** Warning code of an HTTP endpoint whose `requestState` key is random, per process. */
+/**
+ * The `code` of the process warning an HTTP endpoint gives once when its `requestState` key is
+ * random, made by this process (set `requestState.key` on every replica to silence it).
+ *
+ * @experimental
+ */
 export const RANDOM_REQUEST_STATE_KEY_WARNING = 'TWOFOLD_RANDOM_REQUEST_STATE_KEY';
 let warnedOfRandomKey = false;
 
