@@ -1,3 +1,3 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental'], bundled: ['yaml'] });
+export default definePackageBuild({ entries: ['index', 'experimental'], bundled: ['js-yaml'] });

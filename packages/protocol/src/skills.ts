@@ -3,7 +3,7 @@
  * frontmatter means the same on both sides: the frontmatter of a SKILL.md, the SHA-256 digest of
  * a file's bytes, and where a skill's files sit under its URI.
  */
-import { parse as parseYaml } from 'yaml';
+import { CORE_SCHEMA, load as loadYaml } from 'js-yaml';
 import type { z } from 'zod';
 import { namedValidators } from './compiled/validator';
 import { SKILL_MANIFEST, SKILL_NAME_PATTERN } from './skills-ids';
@@ -96,7 +96,8 @@ export function parseSkillFrontmatter(text: string): SkillFrontmatterResult {
   if (!match) return { ok: false, reason: 'SKILL.md does not begin with a --- frontmatter block' };
   let value: unknown;
   try {
-    value = parseYaml(match[1] as string);
+    // YAML 1.2 core types only: a date or a !!binary stays out of JSON frontmatter.
+    value = loadYaml(match[1] as string, { schema: CORE_SCHEMA });
   } catch (error) {
     return { ok: false, reason: `frontmatter is not YAML: ${(error as Error).message}` };
   }

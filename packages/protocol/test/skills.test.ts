@@ -23,6 +23,12 @@ describe('parseSkillFrontmatter', () => {
     });
   });
 
+  it('keeps frontmatter to JSON types: a date stays a string, a binary tag is refused', () => {
+    const dated = parseSkillFrontmatter('---\nname: a\ndescription: b\nupdated: 2026-01-01\n---\n');
+    expect(dated.ok && dated.frontmatter.updated).toBe('2026-01-01');
+    expect(parseSkillFrontmatter('---\nname: a\ndescription: !!binary aGk=\n---\n').ok).toBe(false);
+  });
+
   it.each([
     ['no block', '# Title\n'],
     ['an unclosed block', '---\nname: a\ndescription: b\n'],
