@@ -42,23 +42,26 @@ export interface Validator<T = unknown> {
 }
 
 class CompiledValidator<T> implements Validator<T> {
-  readonly #check: Check;
+  readonly #index: number;
+  #check: Check | undefined;
 
-  constructor(check: Check) {
-    this.#check = check;
+  constructor(index: number) {
+    this.#index = index;
   }
 
   safeParse(value: unknown): SafeParseResult<T> {
+    // Built on first use: a revision's table names every method, a program calls a few.
+    const check = (this.#check ??= checkAt(this.#index));
     // Left over only when a check threw (a value nested past the stack).
     if (protoPath.length !== 0) protoPath.length = 0;
-    if (this.#check(value, null)) {
+    if (check(value, null)) {
       if (protoPath.length === 0) return { success: true, data: value as T };
       const data = withoutProtoKeys(value, new Set(protoPath));
       protoPath.length = 0;
       return { success: true, data: data as T };
     }
     const out: OpenIssue[] = [];
-    this.#check(value, out);
+    check(value, out);
     protoPath.length = 0;
     if (out.length === 0) out.push({ code: 'custom', path: [], message: 'Invalid input' });
     return { success: false, error: { issues: publicIssues(out) } };
@@ -70,10 +73,14 @@ export const WIRE_IR = wireIrJson as unknown as WireIr;
 
 let checks: ((index: number) => Check) | undefined;
 
+function checkAt(index: number): Check {
+  checks ??= buildChecks(WIRE_IR.nodes);
+  return checks(index);
+}
+
 /** The validator of node `index` of the wire's data. */
 export function validatorAt<T = unknown>(index: number): Validator<T> {
-  checks ??= buildChecks(WIRE_IR.nodes);
-  return new CompiledValidator<T>(checks(index));
+  return new CompiledValidator<T>(index);
 }
 
 /** Validators by name, each compiled on first read: most are never used by a program. */
