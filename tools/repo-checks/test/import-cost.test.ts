@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 const RECORDER = fileURLToPath(new URL('./fixtures/imports/record-resolves.mjs', import.meta.url));
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-/** The packages a fresh Node loads when it imports `entries` from the built client. */
-function packagesLoadedBy(entries: readonly string[]): Set<string> {
+/** The module URLs a fresh Node resolves when it imports `entries` from the built packages. */
+function urlsLoadedBy(entries: readonly string[]): string[] {
   const code = `for (const e of ${JSON.stringify(entries)}) await import(e);`;
   const run = spawnSync(
     process.execPath,
@@ -14,16 +14,31 @@ function packagesLoadedBy(entries: readonly string[]): Set<string> {
     { cwd: PACKAGE_DIR, encoding: 'utf8' },
   );
   expect(run.status, run.stderr).toBe(0);
+  const lines = run.stderr.split('\n').filter((line) => line.startsWith('resolved '));
+  return lines.map((line) => line.slice('resolved '.length));
+}
+
+/** The packages a fresh Node loads when it imports `entries` from the built packages. */
+function packagesLoadedBy(entries: readonly string[]): Set<string> {
   const names = new Set<string>();
-  for (const line of run.stderr.split('\n')) {
-    if (!line.startsWith('resolved ')) continue;
-    const installed = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+  for (const url of urlsLoadedBy(entries)) {
+    const installed = /.*node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
     // In this workspace the twofold packages resolve to their own folders.
-    const workspace = /\/packages\/([^/]+)\/dist\//.exec(line);
+    const workspace = /\/packages\/([^/]+)\/dist\//.exec(url);
     if (installed) names.add(installed[1] as string);
     else if (workspace) names.add(`@twofold/${workspace[1]}`);
   }
   return names;
+}
+
+/** The files of a twofold package's `dist` that the import of `entries` loads, sorted. */
+function distFilesLoadedBy(entries: readonly string[], pkg: string): string[] {
+  const files = new Set<string>();
+  for (const url of urlsLoadedBy(entries)) {
+    const file = new RegExp(`/packages/${pkg}/dist/([^/]+)$`).exec(url)?.[1];
+    if (file !== undefined) files.add(file);
+  }
+  return [...files].sort();
 }
 
 const CLIENT = ['@twofold/client/experimental', '@twofold/client/node'];
@@ -57,8 +72,16 @@ describe('what importing the client and the server costs', () => {
   ])('the %s loads the libraries built into the packages from their own files', (_, entries) => {
     const loaded = packagesLoadedBy(entries);
     expect(loaded).toContain('@twofold/protocol');
-    expect(loaded).not.toContain('yaml');
+    expect(loaded).not.toContain('js-yaml');
     expect(loaded).not.toContain('@cfworker/json-schema');
+  });
+
+  it('a server loads one file per entry it imports: ./node takes the core from ./experimental', () => {
+    expect(distFilesLoadedBy(SERVER, 'server')).toEqual(['experimental.js', 'node.js']);
+    // The transports keep two chunks: modules with helpers ./experimental does not export.
+    const transports = distFilesLoadedBy(SERVER, 'transports');
+    expect(transports).toEqual(expect.arrayContaining(['experimental.js', 'node.js']));
+    expect(transports.length).toBeLessThanOrEqual(4);
   });
 
   it('a stdio server loads neither node:http nor node:child_process: it neither serves HTTP nor spawns', () => {
