@@ -14,6 +14,7 @@ interface Hub {
 const HUB_NAMESPACE = 'entry-hub';
 const RESOLVING = Symbol('entry-hub resolving');
 
+/** Builds `src/<name>.ts` once, unwritten, for its module graph and its export names. */
 async function hubOf(build: PluginBuild, name: string): Promise<Hub> {
   const cwd = process.cwd();
   const result = await build.esbuild.build({
