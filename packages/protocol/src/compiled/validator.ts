@@ -83,27 +83,17 @@ export function validatorAt<T = unknown>(index: number): Validator<T> {
   return new CompiledValidator<T>(index);
 }
 
-/** Validators by name, each compiled on first read: most are never used by a program. */
-export function lazyValidators(
+/** Validators by name; each builds its checks on first use, so the unused ones cost little. */
+export function validatorsByName(
   indices: Readonly<Record<string, number>>,
 ): Readonly<Record<string, Validator>> {
-  const out: Record<string, Validator> = {};
-  for (const [name, index] of Object.entries(indices)) {
-    let made: Validator | undefined;
-    Object.defineProperty(out, name, {
-      enumerable: true,
-      get: () => {
-        made ??= validatorAt(index);
-        return made;
-      },
-    });
-  }
-  return Object.freeze(out);
+  const entries = Object.entries(indices).map(([name, index]) => [name, validatorAt(index)]);
+  return Object.freeze(Object.fromEntries(entries));
 }
 
 /** The validators of the tasks or skills extension, typed by the caller. */
 export function namedValidators<T extends Record<string, unknown>>(
   group: 'tasks' | 'skills',
 ): { readonly [K in keyof T]: Validator<T[K]> } {
-  return lazyValidators(WIRE_IR.named[group]) as { readonly [K in keyof T]: Validator<T[K]> };
+  return validatorsByName(WIRE_IR.named[group]) as { readonly [K in keyof T]: Validator<T[K]> };
 }

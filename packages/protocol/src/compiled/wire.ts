@@ -3,7 +3,7 @@ import type { ProtocolVersion } from '../versions';
 import { FEATURES_BY_VERSION } from '../wire/features';
 import type { MethodOf, WireOf } from '../wire/wire-types';
 import type { IrMethod } from './ir';
-import { lazyValidators, type Validator, validatorAt, WIRE_IR } from './validator';
+import { type Validator, validatorAt, validatorsByName, WIRE_IR } from './validator';
 
 /**
  * Schemas of one method in one revision.
@@ -45,6 +45,6 @@ export function compiledWire(version: ProtocolVersion): Wire {
     features,
     methods: new Map(ir.methods.map((m) => [m.method, methodOf(m)])),
     inputRequests: new Map(ir.inputRequests.map((m) => [m.method, methodOf(m)])),
-    definitions: lazyValidators(ir.definitions),
+    definitions: validatorsByName(ir.definitions),
   };
 }
