@@ -68,6 +68,8 @@ export function entryHubs(names: readonly string[]): EsbuildPlugin {
       const extension = build.initialOptions.format === 'cjs' ? '.cjs' : '.js';
       const hubs = await Promise.all(names.map((name) => hubOf(build, name)));
       const hubFiles = new Set(hubs.map((hub) => `./${hub.name}${extension}`));
+      // Several modules import the same hub module: read its names once.
+      const namesOf = new Map<string, Promise<readonly string[]>>();
       build.onResolve({ filter: /^\./ }, async (args) => {
         if (args.namespace === HUB_NAMESPACE && hubFiles.has(args.path)) {
           return { path: args.path, external: true };
@@ -83,7 +85,12 @@ export function entryHubs(names: readonly string[]): EsbuildPlugin {
         const hub = hubs.find((h) => h.files.has(resolved.path));
         if (hub === undefined || hub.files.has(args.importer)) return undefined;
         // A module with names the hub keeps to itself stays in a chunk the entries share.
-        const names = await exportsOf(build, resolved.path);
+        let pending = namesOf.get(resolved.path);
+        if (pending === undefined) {
+          pending = exportsOf(build, resolved.path);
+          namesOf.set(resolved.path, pending);
+        }
+        const names = await pending;
         if (!names.every((name) => hub.exports.includes(name))) return undefined;
         // One stand-in per importer: a stand-in two entries shared would become a chunk.
         const cwd = process.cwd();
