@@ -1,3 +1,7 @@
 import { definePackageBuild } from '../../config/tsup.ts';
 
-export default definePackageBuild({ entries: ['index', 'experimental'], bundled: ['js-yaml'] });
+export default definePackageBuild({
+  entries: ['index', 'experimental', 'skills'],
+  bundled: ['js-yaml'],
+  hubs: ['experimental'],
+});

@@ -6,6 +6,7 @@ export default definePackageBuild({
     'experimental',
     'node',
     'stdio',
+    'skills',
     'express',
     'fastify',
     'hono',

@@ -4,6 +4,7 @@
  * directory to descend into), for a skill at the root and for one grouped under a path.
  */
 import type { McpServer } from '@twofold/server/experimental';
+import { defineSkill } from '@twofold/server/skills';
 
 const PDF_SKILL = `---
 name: pdf-processing
@@ -39,10 +40,14 @@ Each change comes with a test that fails without it.
 `;
 
 export function registerSkills(server: McpServer): void {
-  server.registerSkill({ skillMd: PDF_SKILL, files: { 'references/FORMS.md': PDF_FORMS } });
-  server.registerSkill({
-    skillMd: REVIEW_SKILL,
-    files: { 'checklists/TESTS.md': REVIEW_TESTS },
-    path: 'engineering',
-  });
+  server.registerSkill(
+    defineSkill({ skillMd: PDF_SKILL, files: { 'references/FORMS.md': PDF_FORMS } }),
+  );
+  server.registerSkill(
+    defineSkill({
+      skillMd: REVIEW_SKILL,
+      files: { 'checklists/TESTS.md': REVIEW_TESTS },
+      path: 'engineering',
+    }),
+  );
 }

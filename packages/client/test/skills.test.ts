@@ -7,6 +7,7 @@
  */
 import { LocalErrorCode, type SkillEntry, skillDigest } from '@twofold/protocol/experimental';
 import { type ExtensionMethod, McpServer } from '@twofold/server/experimental';
+import { defineSkill } from '@twofold/server/skills';
 import { describe, expect, it } from 'vitest';
 import { SkillVerificationError } from '../src/skills/errors';
 import { SkillsClient } from '../src/skills/skills-client';
@@ -27,7 +28,7 @@ const FORMS_URI = 'skill://pdf-processing/references/FORMS.md';
 
 function skillServer(): McpServer {
   const server = new McpServer({ name: 'skills', version: '1.0.0' });
-  server.registerSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } });
+  server.registerSkill(defineSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } }));
   return server;
 }
 
@@ -35,7 +36,7 @@ function skillServer(): McpServer {
 class TamperingServer extends McpServer {
   constructor(private readonly tamper: (entry: SkillEntry) => Promise<SkillEntry>) {
     super({ name: 'tampering', version: '1.0.0' });
-    this.registerSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } });
+    this.registerSkill(defineSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } }));
   }
 
   override extensionMethod(method: string): ExtensionMethod | undefined {

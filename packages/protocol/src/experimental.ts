@@ -118,19 +118,17 @@ export {
   type GetSkillResult,
   isSkillName,
   type ListSkillsResult,
-  parseSkillFrontmatter,
   type ReadDirectoryResult,
   type SkillEntry,
   type SkillFile,
   type SkillFrontmatter,
-  type SkillFrontmatterResult,
   type SkillsCapability,
   sameFrontmatter,
   skillDigest,
   skillFileBytes,
   skillNameOf,
   skillsWire,
-} from './skills';
+} from './skills-common';
 export {
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,

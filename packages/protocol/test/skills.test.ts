@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   isSkillName,
-  parseSkillFrontmatter,
   sameFrontmatter,
   skillDigest,
   skillNameOf,
   skillsWire,
 } from '../src/experimental';
+import { parseSkillFrontmatter } from '../src/skills';
 
 describe('parseSkillFrontmatter', () => {
   it('reads the YAML object and the body after it, past a BOM and CRLF lines', () => {

@@ -92,6 +92,7 @@ export {
 } from './serve/serve-transport';
 export { McpServer } from './server';
 export type { SkillDefinition } from './skills/definition';
+export type { Skill, SkillFileSource } from './skills/skill';
 export {
   InMemoryTaskStore,
   type InMemoryTaskStoreOptions,

@@ -34,8 +34,8 @@ import { createResourceEntry, createTemplateEntry } from './registry/resources';
 import { createToolEntry } from './registry/tools';
 import { pickDefined } from './registry/wire-fields';
 import { SkillCatalog } from './skills/catalog';
-import type { SkillDefinition } from './skills/definition';
 import { registerSkillIn } from './skills/register';
+import type { Skill } from './skills/skill';
 
 // Never reused, never shared: safe until the author says otherwise.
 const DEFAULT_CACHE: CachePolicy = { ttlMs: 0, cacheScope: 'private' };
@@ -203,23 +203,28 @@ export class McpServer {
    * Serves a skill (the `io.modelcontextprotocol/skills` extension, SEP-2640): its SKILL.md and
    * files become `skill://` resources, listed with their digests and sizes by `skills/list` and
    * `skills/get`, and browsable with `resources/directory/read`. The first skill declares the
-   * extension. Throws a `TypeError` for a SKILL.md without `name` and `description`
-   * frontmatter, a name outside the Agent Skills rules, or a duplicate.
+   * extension. The skill comes from `defineSkill` (`@twofold/server/skills`), which reads its
+   * SKILL.md, so that a server without skills never loads a YAML parser. Throws a `TypeError`
+   * for anything else, or for a skill already registered.
    *
    * @example
    * ```ts
-   * server.registerSkill({
-   *   skillMd: '---\nname: pdf-processing\ndescription: Fill PDF forms\n---\n\nSee references/FORMS.md.\n',
-   *   files: { 'references/FORMS.md': '# Forms\n' },
-   * });
+   * import { defineSkill } from '@twofold/server/skills';
+   *
+   * server.registerSkill(
+   *   defineSkill({
+   *     skillMd: '---\nname: pdf-processing\ndescription: Fill PDF forms\n---\n\nSee references/FORMS.md.\n',
+   *     files: { 'references/FORMS.md': '# Forms\n' },
+   *   }),
+   * );
    * ```
    */
-  registerSkill(definition: SkillDefinition): Registered {
+  registerSkill(skill: Skill): Registered {
     this.skills ??= new SkillCatalog({
       pageSize: this.options.pageSize ?? DEFAULT_PAGE_SIZE,
       cache: this.options.cache ?? DEFAULT_CACHE,
     });
-    const registered = registerSkillIn(this.skills, (r) => this.registerResource(r), definition);
+    const registered = registerSkillIn(this.skills, (r) => this.registerResource(r), skill);
     this.registry.extensions.set(SKILLS_EXTENSION_ID, { directoryRead: true });
     return registered;
   }

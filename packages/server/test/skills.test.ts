@@ -8,6 +8,7 @@ import { createInMemoryPair } from '@twofold/transports/experimental';
 import { describe, expect, it } from 'vitest';
 import { serveTransport } from '../src/serve/serve-transport';
 import { McpServer } from '../src/server';
+import { defineSkill } from '../src/skills';
 import { modernParams, TestPeer } from './support/peer';
 import { cleanups, errorOf, resultOf, useCleanups } from './support/responses';
 
@@ -25,7 +26,7 @@ function skillServer(pageSize?: number): McpServer {
     version: '1.0.0',
     ...(pageSize ? { pageSize } : {}),
   });
-  server.registerSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } });
+  server.registerSkill(defineSkill({ skillMd: SKILL_MD, files: { 'references/FORMS.md': FORMS } }));
   return server;
 }
 
@@ -156,10 +157,9 @@ describe.each(['modern', 'legacy'] as const)('skills on the server (%s)', (era) 
 describe('skills/list pages and registration', () => {
   it('pages by SKILL.md URI with cursors, one whole entry at a time, and hides disabled skills', async () => {
     const server = skillServer(1);
-    const other = server.registerSkill({
-      skillMd: '---\nname: alpha\ndescription: First\n---\n',
-      path: 'acme',
-    });
+    const other = server.registerSkill(
+      defineSkill({ skillMd: '---\nname: alpha\ndescription: First\n---\n', path: 'acme' }),
+    );
     const { peer } = await connect(server, 'modern');
     const first = resultOf(await peer.request('skills/list', modernParams()));
     expect((first.skills as { uri: string }[]).map((s) => s.uri)).toEqual([
@@ -180,17 +180,24 @@ describe('skills/list pages and registration', () => {
 
   it('refuses a SKILL.md without frontmatter, a bad name, a bad path and a duplicate', () => {
     const server = skillServer();
-    expect(() => server.registerSkill({ skillMd: '# no frontmatter\n' })).toThrow(TypeError);
+    expect(() => defineSkill({ skillMd: '# no frontmatter\n' })).toThrow(TypeError);
+    expect(() => defineSkill({ skillMd: '---\nname: Bad--Name\ndescription: x\n---\n' })).toThrow(
+      /lowercase/,
+    );
     expect(() =>
-      server.registerSkill({ skillMd: '---\nname: Bad--Name\ndescription: x\n---\n' }),
-    ).toThrow(/lowercase/);
-    expect(() =>
-      server.registerSkill({
-        skillMd: '---\nname: ok\ndescription: x\n---\n',
-        files: { '../up.md': 'x' },
-      }),
+      defineSkill({ skillMd: '---\nname: ok\ndescription: x\n---\n', files: { '../up.md': 'x' } }),
     ).toThrow(/relative path/);
-    expect(() => server.registerSkill({ skillMd: SKILL_MD })).toThrow(/already registered/);
+    expect(() => server.registerSkill(defineSkill({ skillMd: SKILL_MD }))).toThrow(
+      /already registered/,
+    );
+  });
+
+  it('registers only a skill from defineSkill: a bare definition gets a TypeError that says so', () => {
+    const server = new McpServer({ name: 'plain', version: '1.0.0' });
+    const definition = { skillMd: SKILL_MD } as unknown as Parameters<
+      McpServer['registerSkill']
+    >[0];
+    expect(() => server.registerSkill(definition)).toThrow(/defineSkill\(\)/);
   });
 
   it('serves no skills methods and declares no extension without a skill', async () => {

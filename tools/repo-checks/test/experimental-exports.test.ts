@@ -119,7 +119,6 @@ describe('experimental export lists', () => {
       'parseMessage',
       'parseParams',
       'parseResult',
-      'parseSkillFrontmatter',
       'parseTraceparent',
       'protocolVersionOf',
       'readCacheHints',
@@ -240,5 +239,12 @@ describe('experimental export lists', () => {
       'encodeSseEvent',
       'guardHandler',
     ]);
+  });
+
+  it('the skills entries: the SKILL.md reader, kept out of ./experimental with its YAML parser', async () => {
+    const protocol = (await import('@twofold/protocol/skills')) as Record<string, unknown>;
+    const server = (await import('@twofold/server/skills')) as Record<string, unknown>;
+    expect(Object.keys(protocol).sort()).toEqual(['parseSkillFrontmatter']);
+    expect(Object.keys(server).sort()).toEqual(['defineSkill']);
   });
 });

@@ -29,7 +29,16 @@ const expected: Record<
   string,
   Pick<PackageJson, 'exports' | 'main' | 'module' | 'types' | 'bin'>
 > = {
-  '@twofold/protocol': { exports: rootAndExperimental, ...rootFields },
+  '@twofold/protocol': {
+    // `./skills` reads SKILL.md frontmatter: the YAML parser stays out of `./experimental`.
+    exports: {
+      '.': dual('index'),
+      './experimental': dual('experimental'),
+      './skills': dual('skills'),
+      './package.json': './package.json',
+    },
+    ...rootFields,
+  },
   '@twofold/transports': {
     // Node-only code lives on named subpaths; the root and experimental entries stay neutral.
     // `./stdio` is the deprecated alias of the stdio part of `./node`.
@@ -46,6 +55,7 @@ const expected: Record<
   },
   '@twofold/server': {
     // serveStdio and serveHttp are Node-only; `./stdio` is the deprecated alias of `./node`.
+    // `./skills` (defineSkill) carries the YAML parser that a server without skills never loads.
     // Each framework adapter gets its own subpath (its framework is an optional peer): express
     // and fastify are Node-only, hono and next runtime-neutral. `./opentelemetry` is the one
     // entry that loads the optional peer `@opentelemetry/api`.
@@ -54,6 +64,7 @@ const expected: Record<
       './experimental': dual('experimental'),
       './node': dual('node'),
       './stdio': dual('stdio'),
+      './skills': dual('skills'),
       './express': dual('express'),
       './fastify': dual('fastify'),
       './hono': dual('hono'),

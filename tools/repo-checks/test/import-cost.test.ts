@@ -84,6 +84,13 @@ describe('what importing the client and the server costs', () => {
     expect(transports.length).toBeLessThanOrEqual(4);
   });
 
+  it.each([
+    ['client', CLIENT],
+    ['server', SERVER],
+  ])("the %s leaves the YAML parser (the protocol's ./skills) unloaded", (_, entries) => {
+    expect(distFilesLoadedBy(entries, 'protocol')).toEqual(['experimental.js']);
+  });
+
   it('a stdio server loads neither node:http nor node:child_process: it neither serves HTTP nor spawns', () => {
     const code = `for (const e of ${JSON.stringify(SERVER)}) await import(e);
       const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule '));

@@ -13,6 +13,7 @@ import { publishedPackages, repoPath } from '../src/workspace.ts';
 const neutralEntries = new Set([
   '@twofold/protocol',
   '@twofold/protocol/experimental',
+  '@twofold/protocol/skills',
   '@twofold/transports',
   '@twofold/transports/experimental',
   '@twofold/transports/http',
@@ -21,6 +22,7 @@ const neutralEntries = new Set([
   '@twofold/server/hono',
   '@twofold/server/next',
   '@twofold/server/opentelemetry',
+  '@twofold/server/skills',
   '@twofold/client',
   '@twofold/client/experimental',
   '@twofold/client/opentelemetry',

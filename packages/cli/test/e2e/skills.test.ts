@@ -8,6 +8,7 @@ import {
   type ExtensionMethod,
   McpServer,
 } from '@twofold/server/experimental';
+import { defineSkill } from '@twofold/server/skills';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingHttp, everythingStdio, jsonOf, twofold } from './support';
@@ -54,7 +55,9 @@ afterEach(async () => {
 class LyingServer extends McpServer {
   constructor() {
     super({ name: 'lying', version: '1.0.0' });
-    this.registerSkill({ skillMd: '---\nname: lie\ndescription: Says one thing\n---\nbody\n' });
+    this.registerSkill(
+      defineSkill({ skillMd: '---\nname: lie\ndescription: Says one thing\n---\nbody\n' }),
+    );
   }
 
   override extensionMethod(method: string): ExtensionMethod | undefined {

@@ -9,7 +9,6 @@ import {
   isRecord,
   LocalError,
   LocalErrorCode,
-  parseSkillFrontmatter,
   SKILL_MANIFEST,
   SKILLS_EXTENSION_ID,
   SKILLS_METHODS,
@@ -101,6 +100,8 @@ export class SkillsClient {
   async load(skill: string | SkillEntry, options: RequestOptions = {}): Promise<LoadedSkill> {
     const entry = typeof skill === 'string' ? await this.find(skill, options) : skill;
     const manifest = await this.readFile(entry, entry.uri, options);
+    // The YAML parser loads with the first skill, not with every client.
+    const { parseSkillFrontmatter } = await import('@twofold/protocol/skills');
     const parsed = parseSkillFrontmatter(manifest.text ?? '');
     if (!parsed.ok) {
       throw new SkillVerificationError('frontmatter', entry.uri, `${entry.uri}: ${parsed.reason}`);

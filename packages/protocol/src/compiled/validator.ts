@@ -51,7 +51,8 @@ class CompiledValidator<T> implements Validator<T> {
 
   safeParse(value: unknown): SafeParseResult<T> {
     // Built on first use: a revision's table names every method, a program calls a few.
-    const check = (this.#check ??= checkAt(this.#index));
+    this.#check ??= checkAt(this.#index);
+    const check = this.#check;
     // Left over only when a check threw (a value nested past the stack).
     if (protoPath.length !== 0) protoPath.length = 0;
     if (check(value, null)) {

@@ -17,10 +17,10 @@ import {
 import type { CachePolicy } from '../api';
 import type { ExtensionMethod } from '../core/extension-methods';
 import { decodeCursor, encodeCursor } from '../registry/cursor';
-import type { ResolvedSkill } from './definition';
+import type { Skill } from './skill';
 
 interface CatalogSlot {
-  skill: ResolvedSkill;
+  skill: Skill;
   enabled: boolean;
   entry?: Promise<SkillEntry>;
 }
@@ -42,13 +42,13 @@ export class SkillCatalog {
   }
 
   /** Adds a skill; the returned slot's `enabled` hides or shows it. */
-  add(skill: ResolvedSkill): { enabled: boolean } {
+  add(skill: Skill): { enabled: boolean } {
     const slot: CatalogSlot = { skill, enabled: true };
     this.slots.set(`${skill.root}/${SKILL_MANIFEST}`, slot);
     return slot;
   }
 
-  remove(skill: ResolvedSkill): void {
+  remove(skill: Skill): void {
     this.slots.delete(`${skill.root}/${SKILL_MANIFEST}`);
   }
 

@@ -1,19 +1,19 @@
 /**
- * A skill as the author registers it (its SKILL.md and supporting files), checked once and
+ * A skill as the author writes it (its SKILL.md and supporting files), checked once and
  * resolved into the files it serves: their URIs, MIME types and bytes.
  */
 import {
   isSkillName,
-  parseSkillFrontmatter,
   SKILL_LIMITS,
   SKILL_MANIFEST,
   SKILL_URI_SCHEME,
-  type SkillFrontmatter,
   skillFileBytes,
 } from '@twofold/protocol/experimental';
+import { parseSkillFrontmatter } from '@twofold/protocol/skills';
+import type { Skill, SkillFileSource } from './skill';
 
 /**
- * A skill to serve (`McpServer.registerSkill`).
+ * A skill as its author writes it, for {@link defineSkill}.
  *
  * @experimental
  */
@@ -27,25 +27,6 @@ export interface SkillDefinition {
    * `path: 'acme/docs'` serves `skill://acme/docs/<name>/SKILL.md`. Default: `skill://<name>/SKILL.md`.
    */
   path?: string;
-}
-
-/** One file a skill serves. */
-export interface SkillFileSource {
-  uri: string;
-  /** Its path inside the skill (`SKILL.md`, `references/FORMS.md`). */
-  path: string;
-  mimeType: string;
-  content: string | Uint8Array;
-  bytes: Uint8Array;
-}
-
-/** A checked skill: its name, frontmatter, root URI and files (SKILL.md first). */
-export interface ResolvedSkill {
-  name: string;
-  frontmatter: SkillFrontmatter;
-  /** The skill directory's URI (`skill://pdf-processing`); the SKILL.md is `${root}/SKILL.md`. */
-  root: string;
-  files: readonly SkillFileSource[];
 }
 
 const MIME_TYPES: Readonly<Record<string, string>> = {
@@ -80,17 +61,32 @@ function segmentsOf(what: string, path: string): string[] {
 }
 
 /**
- * Checks a definition and resolves it. Throws a `TypeError` for a SKILL.md without valid
- * frontmatter, a name outside the Agent Skills rules, a bad path, or a skill over the limits.
+ * Reads and checks a skill, ready for `McpServer.registerSkill`. Throws a `TypeError` for a
+ * SKILL.md without `name` and `description` frontmatter, a name outside the Agent Skills
+ * rules, a bad path, or a skill over the limits.
+ *
+ * @example
+ * ```ts
+ * import { defineSkill } from '@twofold/server/skills';
+ *
+ * server.registerSkill(
+ *   defineSkill({
+ *     skillMd: '---\nname: pdf-processing\ndescription: Fill PDF forms\n---\n\nSee references/FORMS.md.\n',
+ *     files: { 'references/FORMS.md': '# Forms\n' },
+ *   }),
+ * );
+ * ```
+ *
+ * @experimental
  */
-export function resolveSkill(definition: SkillDefinition): ResolvedSkill {
+export function defineSkill(definition: SkillDefinition): Skill {
   const parsed = parseSkillFrontmatter(definition.skillMd);
-  if (!parsed.ok) throw new TypeError(`registerSkill: ${parsed.reason}`);
+  if (!parsed.ok) throw new TypeError(`defineSkill: ${parsed.reason}`);
   const { frontmatter } = parsed;
   const name = frontmatter.name;
   if (!isSkillName(name)) {
     throw new TypeError(
-      `registerSkill: skill name ${JSON.stringify(name)} must be 1-64 lowercase letters, digits and single inner hyphens`,
+      `defineSkill: skill name ${JSON.stringify(name)} must be 1-64 lowercase letters, digits and single inner hyphens`,
     );
   }
   const prefix =
@@ -103,17 +99,17 @@ export function resolveSkill(definition: SkillDefinition): ResolvedSkill {
   const files = sources.map(([path, content], index): SkillFileSource => {
     segmentsOf('SkillDefinition.files path', path);
     if (index > 0 && path === SKILL_MANIFEST) {
-      throw new TypeError('registerSkill: SKILL.md is the skillMd, not one of the files');
+      throw new TypeError('defineSkill: SKILL.md is the skillMd, not one of the files');
     }
     const bytes = skillFileBytes(content);
     return { uri: `${root}/${path}`, path, mimeType: mimeTypeOf(path, content), content, bytes };
   });
   if (files.length > SKILL_LIMITS.files) {
-    throw new TypeError(`registerSkill: "${name}" has more than ${SKILL_LIMITS.files} files`);
+    throw new TypeError(`defineSkill: "${name}" has more than ${SKILL_LIMITS.files} files`);
   }
   const total = files.reduce((sum, file) => sum + file.bytes.length, 0);
   if (total > SKILL_LIMITS.totalBytes) {
-    throw new TypeError(`registerSkill: "${name}" is over ${SKILL_LIMITS.totalBytes} bytes`);
+    throw new TypeError(`defineSkill: "${name}" is over ${SKILL_LIMITS.totalBytes} bytes`);
   }
-  return { name, frontmatter, root, files };
+  return Object.freeze({ name, frontmatter, root, files: Object.freeze(files) });
 }

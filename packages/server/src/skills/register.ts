@@ -6,7 +6,7 @@
 import { bytesToBase64 } from '@twofold/protocol/experimental';
 import type { Registered, ResourceDefinition } from '../api';
 import type { SkillCatalog } from './catalog';
-import { resolveSkill, type SkillDefinition, type SkillFileSource } from './definition';
+import type { Skill, SkillFileSource } from './skill';
 
 function resourceOf(file: SkillFileSource, name: string, description: string | undefined) {
   const definition: ResourceDefinition = {
@@ -26,13 +26,30 @@ function resourceOf(file: SkillFileSource, name: string, description: string | u
   return definition;
 }
 
-/** Checks and registers a skill; `addResource` is the server's resource registration. */
+/** Whether `value` has a checked skill's shape (a JavaScript caller may pass anything). */
+function isSkill(value: unknown): value is Skill {
+  const skill = value as Partial<Skill> | null;
+  return (
+    typeof skill === 'object' &&
+    skill !== null &&
+    typeof skill.name === 'string' &&
+    typeof skill.root === 'string' &&
+    typeof skill.frontmatter === 'object' &&
+    Array.isArray(skill.files)
+  );
+}
+
+/** Registers a checked skill; `addResource` is the server's resource registration. */
 export function registerSkillIn(
   catalog: SkillCatalog,
   addResource: (definition: ResourceDefinition) => Registered,
-  definition: SkillDefinition,
+  skill: Skill,
 ): Registered {
-  const skill = resolveSkill(definition);
+  if (!isSkill(skill)) {
+    throw new TypeError(
+      "registerSkill takes a skill made by defineSkill() from '@twofold/server/skills'",
+    );
+  }
   const [manifest] = skill.files;
   if (manifest === undefined || catalog.has(manifest.uri)) {
     throw new TypeError(`Skill ${JSON.stringify(manifest?.uri)} is already registered`);
