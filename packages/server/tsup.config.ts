@@ -4,6 +4,7 @@ export default definePackageBuild({
   entries: [
     'index',
     'experimental',
+    'http',
     'node',
     'stdio',
     'skills',
@@ -14,5 +15,6 @@ export default definePackageBuild({
     'opentelemetry',
   ],
   bundled: ['@cfworker/json-schema'],
-  hubs: ['experimental', 'node'],
+  // A stdio server loads ./experimental and ./node; the HTTP endpoint is ./http's.
+  hubs: ['experimental', 'http', 'node'],
 });

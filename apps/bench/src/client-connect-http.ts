@@ -13,7 +13,8 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { McpClient, type McpClientOptions } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import {
   type ConnectAndList,

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { Pool } from 'undici';
 import {

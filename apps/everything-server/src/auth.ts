@@ -3,13 +3,9 @@
  * resource server for tokens of one authorization server (JWTs checked against its JWKS), with
  * a `whoami` tool that reports what the caller's token granted.
  */
-import {
-  createServerHttpHandler,
-  type HttpAuthOptions,
-  jwtVerifier,
-  type McpServer,
-} from '@twofold/server/experimental';
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import { type HttpAuthOptions, jwtVerifier, type McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 
 /** What the `--auth-*` flags say. */

@@ -4,7 +4,7 @@
  * for the stdio protocol). `--auth-jwks` with `--auth-issuer` protects the HTTP endpoint.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serveStdio } from '@twofold/server/node';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { type AuthFlags, registerWhoamiTool, serveProtected } from './auth';

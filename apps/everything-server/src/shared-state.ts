@@ -3,7 +3,7 @@
  * Redis with `--redis <url>`; and the request-state key, from `TWOFOLD_REQUEST_STATE_KEY`.
  */
 import type { McpServerOptions } from '@twofold/server/experimental';
-import { type EventStore, InMemoryEventStore } from '@twofold/transports/experimental';
+import { type EventStore, InMemoryEventStore } from '@twofold/transports/http-server';
 
 /** The stores and key of one process, and how to let go of them. */
 export interface SharedState {

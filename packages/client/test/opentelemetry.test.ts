@@ -14,7 +14,8 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { LocalErrorCode, ProtocolError, parseTraceparent } from '@twofold/protocol/experimental';
-import { createServerHttpHandler, type McpServer } from '@twofold/server/experimental';
+import type { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { openTelemetry as serverTelemetry } from '@twofold/server/opentelemetry';
 import { serve } from '@twofold/transports/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@
  * resume it (`Last-Event-ID`) on any replica that serves its session.
  */
 import type { JsonRpcMessage } from '@twofold/protocol/experimental';
-import type { EventStore } from '@twofold/transports/experimental';
+import type { EventStore } from '@twofold/transports/http-server';
 import type { Redis } from 'ioredis';
 import { asError, type RedisErrorHandler, warnProcess } from './reporting';
 

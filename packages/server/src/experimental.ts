@@ -2,7 +2,8 @@
  * The experimental API of `@twofold/server`: one `McpServer` whose tools, resources and prompts
  * are written once and served to modern (2026-07-28, stateless) and legacy (2025-11-25,
  * 2025-06-18, 2024-11-05) clients, over any transport and over HTTP, where it can be an OAuth
- * 2.1 resource server (`auth`, `jwtVerifier`). `serveStdio` and `serveHttp` live on
+ * 2.1 resource server (`auth`, `jwtVerifier`). The web-standard HTTP endpoint,
+ * `createServerHttpHandler`, is on `@twofold/server/http`; `serveStdio` and `serveHttp` live on
  * `@twofold/server/node`. Every export may change in any minor release.
  *
  * @experimental
@@ -80,11 +81,6 @@ export {
 export { compileSchema, compileToolInputSchema } from './schema/compile';
 export type { CompiledSchema, SchemaIo, ValidationResult } from './schema/types';
 export { isZodShape } from './schema/zod-shape';
-export {
-  createServerHttpHandler,
-  RANDOM_REQUEST_STATE_KEY_WARNING,
-  type ServerHttpHandlerOptions,
-} from './serve/http-handler';
 export {
   type ServedConnection,
   type ServeTransportOptions,

@@ -4,7 +4,7 @@
  * is answered, and a loopback connection gets the default Host check.
  */
 import { buildRequestHeaders } from '@twofold/protocol/experimental';
-import type { HttpRequestContext } from '@twofold/transports/experimental';
+import type { HttpRequestContext } from '@twofold/transports/http-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidTokenError } from '../src/auth/types';
 import { createServerHttpHandler, type ServerHttpHandlerOptions } from '../src/serve/http-handler';

@@ -3,7 +3,7 @@
  * session with an event store a tool closes its call's stream, and the result reaches the
  * client's GET with `Last-Event-ID`; elsewhere the handler sees no `closeSseStream`.
  */
-import { InMemoryEventStore } from '@twofold/transports/experimental';
+import { InMemoryEventStore } from '@twofold/transports/http-server';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServerHttpHandler, type ServerHttpHandlerOptions } from '../src/serve/http-handler';

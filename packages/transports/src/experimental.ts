@@ -1,8 +1,9 @@
 /**
  * The experimental API of `@twofold/transports` that runs on any runtime: the in-memory pair,
- * newline-delimited JSON framing, the SSE parser and writer, and the Streamable HTTP server core
- * (web `Request`/`Response`). Node-only transports live on `@twofold/transports/node` and
- * `/http`; the contract suite on `/testing`. Every export may change in any minor release.
+ * newline-delimited JSON framing, and the SSE parser and writer. The Streamable HTTP server
+ * core (web `Request`/`Response`) is on `@twofold/transports/http-server`, the HTTP client
+ * transports on `/http`, the Node-only transports on `/node` (the stdio ones alone on
+ * `/stdio`), the contract suite on `/testing`. Every export may change in any minor release.
  *
  * @experimental
  * @packageDocumentation
@@ -14,7 +15,6 @@ export {
   type HttpAuthResponse,
   MAX_AUTHORIZATION_RETRIES,
 } from './http-client/authorizer';
-export * from './http-server/index';
 export { createInMemoryPair } from './memory/in-memory-pair';
 export {
   type SseEndState,

@@ -1,27 +1,17 @@
 /**
  * `@twofold/transports/stdio` (Node only): the stdio transports and the newline-delimited JSON
- * framer, re-exported from `@twofold/transports/node`, their one Node entry.
+ * framer, without the HTTP server: a stdio program that imports them from here loads neither
+ * the Streamable HTTP server core nor `node:http`. `@twofold/transports/node` exports the same
+ * classes (the same bindings) beside the HTTP ones.
  *
- * @deprecated Import from `@twofold/transports/node`. This subpath stays for one minor release.
  * @packageDocumentation
  */
 export {
-  DEFAULT_INHERITED_ENV_VARS,
-  DEFAULT_INPUT_END_GRACE_MS,
   DEFAULT_INVALID_LINE_PREVIEW_CHARS,
   DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_OUTPUT_HIGH_WATER_MARK_BYTES,
-  DEFAULT_STDERR_TAIL_BYTES,
   encodeNdjsonLine,
-  type InvalidLineHandler,
   NdjsonDecoder,
   type NdjsonDecoderOptions,
   type NdjsonFrame,
-  type NdjsonStreamOptions,
-  StdioClientTransport,
-  type StdioClientTransportOptions,
-  type StdioCloseTimeouts,
-  type StdioExitInfo,
-  StdioServerTransport,
-  type StdioServerTransportOptions,
-} from './node';
+} from './framing/index';
+export * from './stdio/index';

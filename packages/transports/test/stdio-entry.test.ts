@@ -1,10 +1,10 @@
-// `@twofold/transports/stdio` is deprecated for one minor release: it must keep giving what it
-// gave, the very values of `@twofold/transports/node`.
+// `@twofold/transports/stdio` is the stdio part of `@twofold/transports/node` without the HTTP
+// server core: it must give the very values of `@twofold/transports/node`.
 import { expect, it } from 'vitest';
 import * as node from '../src/node';
 import * as stdio from '../src/stdio';
 
-it('the deprecated stdio entry re-exports the stdio values of the node entry', () => {
+it('the stdio entry gives the stdio values of the node entry', () => {
   expect(Object.keys(stdio).sort()).toEqual([
     'DEFAULT_INHERITED_ENV_VARS',
     'DEFAULT_INPUT_END_GRACE_MS',

@@ -207,13 +207,11 @@ describe('experimental export lists', () => {
       'InvalidTokenError',
       'McpServer',
       'OperationError',
-      'RANDOM_REQUEST_STATE_KEY_WARNING',
       'RegistryOperations',
       'RequestStateCodec',
       'TaskStoreFullError',
       'compileSchema',
       'compileToolInputSchema',
-      'createServerHttpHandler',
       'handleModernRequest',
       'isZodShape',
       'jwtVerifier',
@@ -226,17 +224,28 @@ describe('experimental export lists', () => {
     expect(await exportNames('@twofold/transports')).toEqual([
       'DEFAULT_INVALID_LINE_PREVIEW_CHARS',
       'DEFAULT_MAX_MESSAGE_BYTES',
-      'HttpServerTransport',
-      'InMemoryEventStore',
       'MAX_AUTHORIZATION_RETRIES',
       'NdjsonDecoder',
-      'Reply',
       'SseParser',
-      'createHttpHandler',
       'createInMemoryPair',
       'encodeNdjsonLine',
       'encodeSseComment',
       'encodeSseEvent',
+    ]);
+  });
+
+  it('the HTTP server entries, kept out of ./experimental so that a stdio program skips them', async () => {
+    const server = (await import('@twofold/server/http')) as Record<string, unknown>;
+    const transports = (await import('@twofold/transports/http-server')) as Record<string, unknown>;
+    expect(Object.keys(server).sort()).toEqual([
+      'RANDOM_REQUEST_STATE_KEY_WARNING',
+      'createServerHttpHandler',
+    ]);
+    expect(Object.keys(transports).sort()).toEqual([
+      'HttpServerTransport',
+      'InMemoryEventStore',
+      'Reply',
+      'createHttpHandler',
       'guardHandler',
     ]);
   });

@@ -41,12 +41,14 @@ const expected: Record<
   },
   '@twofold/transports': {
     // Node-only code lives on named subpaths; the root and experimental entries stay neutral.
-    // `./stdio` is the deprecated alias of the stdio part of `./node`.
+    // `./stdio` is the stdio part of `./node` alone, and `./http-server` the HTTP server core:
+    // a stdio program loads neither the HTTP server nor `node:http`.
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
       './stdio': dual('stdio'),
       './http': dual('http'),
+      './http-server': dual('http-server'),
       './node': dual('node'),
       './testing': dual('testing'),
       './package.json': './package.json',
@@ -55,6 +57,7 @@ const expected: Record<
   },
   '@twofold/server': {
     // serveStdio and serveHttp are Node-only; `./stdio` is the deprecated alias of `./node`.
+    // `./http` (createServerHttpHandler) is runtime-neutral, apart so a stdio server skips it.
     // `./skills` (defineSkill) carries the YAML parser that a server without skills never loads.
     // Each framework adapter gets its own subpath (its framework is an optional peer): express
     // and fastify are Node-only, hono and next runtime-neutral. `./opentelemetry` is the one
@@ -62,6 +65,7 @@ const expected: Record<
     exports: {
       '.': dual('index'),
       './experimental': dual('experimental'),
+      './http': dual('http'),
       './node': dual('node'),
       './stdio': dual('stdio'),
       './skills': dual('skills'),

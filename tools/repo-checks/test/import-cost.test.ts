@@ -76,12 +76,15 @@ describe('what importing the client and the server costs', () => {
     expect(loaded).not.toContain('@cfworker/json-schema');
   });
 
-  it('a server loads one file per entry it imports: ./node takes the core from ./experimental', () => {
-    expect(distFilesLoadedBy(SERVER, 'server')).toEqual(['experimental.js', 'node.js']);
-    // The transports keep two chunks: modules with helpers ./experimental does not export.
-    const transports = distFilesLoadedBy(SERVER, 'transports');
-    expect(transports).toEqual(expect.arrayContaining(['experimental.js', 'node.js']));
-    expect(transports.length).toBeLessThanOrEqual(4);
+  it('a stdio server loads its two entries and the core they share, and no HTTP server code', () => {
+    // ./node takes the core from ./experimental; one chunk holds the helpers that ./experimental
+    // shares with ./http without exporting them.
+    const server = distFilesLoadedBy(SERVER, 'server');
+    expect(server).toEqual(expect.arrayContaining(['experimental.js', 'node.js']));
+    expect(server.filter((file) => file.startsWith('chunk-')).length).toBeLessThanOrEqual(1);
+    expect(server).not.toContain('http.js');
+    // The stdio transport comes from ./stdio, which takes the framer from ./experimental.
+    expect(distFilesLoadedBy(SERVER, 'transports')).toEqual(['experimental.js', 'stdio.js']);
   });
 
   it.each([

@@ -17,8 +17,10 @@ const neutralEntries = new Set([
   '@twofold/transports',
   '@twofold/transports/experimental',
   '@twofold/transports/http',
+  '@twofold/transports/http-server',
   '@twofold/server',
   '@twofold/server/experimental',
+  '@twofold/server/http',
   '@twofold/server/hono',
   '@twofold/server/next',
   '@twofold/server/opentelemetry',
@@ -48,7 +50,7 @@ describe('runtime-neutral entry points', () => {
     for (const { json } of packages) expect(neutralEntries.has(json.name), json.name).toBe(true);
   });
 
-  it('treats every /node entry, and the deprecated /stdio aliases, as Node-only', () => {
+  it('treats every /node and /stdio entry as Node-only', () => {
     const nodeOnly = packages.flatMap(({ json }) =>
       Object.keys(json.exports ?? {})
         .filter((key) => key === './node' || key === './stdio')

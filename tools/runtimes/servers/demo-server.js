@@ -1,7 +1,8 @@
 // The server every runtime serves, built at module scope as Workers code is (with a fixed
 // request-state key, as replicas would share one): an `add` tool, and `grow`, which registers
 // one more tool so that a tools list change reaches listeners.
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 
 const numbers = {
   type: 'object',

@@ -1,6 +1,7 @@
 import { McpClient, OAuthProvider } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { createServerHttpHandler, jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 

@@ -4,7 +4,8 @@ import {
   createRequest,
   LATEST_VERSION,
 } from '@twofold/protocol/experimental';
-import { createServerHttpHandler, jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 

@@ -4,8 +4,8 @@ import {
   createResultResponse,
   LATEST_VERSION,
 } from '@twofold/protocol/experimental';
-import { createHttpHandler } from '@twofold/transports/experimental';
 import { StreamableHttpClientTransport } from '@twofold/transports/http';
+import { createHttpHandler } from '@twofold/transports/http-server';
 import { serve } from '@twofold/transports/node';
 
 // A modern Streamable HTTP endpoint on loopback: the core checks Origin, Host, sizes, content

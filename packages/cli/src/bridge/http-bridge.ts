@@ -3,8 +3,8 @@
  * server) published as a dual-era Streamable HTTP endpoint on loopback, with the Host and
  * Origin checks that keep web pages elsewhere from reaching it.
  */
-import { createServerHttpHandler } from '@twofold/server/experimental';
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { endOnce, openBridge } from './bridge-core';
 import type { HttpBridge, HttpBridgeOptions } from './types';

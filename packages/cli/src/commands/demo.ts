@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { McpClient, type McpClientOptions, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer, stdioServer } from '@twofold/client/node';
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import type { CommandContext } from '../cli/command';
 import { EXIT, type ExitCode } from '../cli/exit-codes';

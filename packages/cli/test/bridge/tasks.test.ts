@@ -8,12 +8,8 @@
 import { PassThrough } from 'node:stream';
 import { McpClient, type ServerTarget } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import {
-  createServerHttpHandler,
-  InputRequired,
-  McpServer,
-  serveTransport,
-} from '@twofold/server/experimental';
+import { InputRequired, McpServer, serveTransport } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { StdioServerTransport, serve } from '@twofold/transports/node';
 import { describe, expect, it } from 'vitest';

@@ -3,11 +3,8 @@
  * stdio and HTTP, in both eras, and against a server whose skill entry does not match the
  * content it serves (refused, exit 65, nothing printed on stdout).
  */
-import {
-  createServerHttpHandler,
-  type ExtensionMethod,
-  McpServer,
-} from '@twofold/server/experimental';
+import { type ExtensionMethod, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { defineSkill } from '@twofold/server/skills';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterAll, afterEach } from 'vitest';
 import { createEverythingServer } from '../../../../apps/everything-server/src/server';

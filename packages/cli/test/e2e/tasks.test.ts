@@ -5,7 +5,8 @@
  */
 import { McpClient } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gate } from '../../../../config/test-support/processes.ts';

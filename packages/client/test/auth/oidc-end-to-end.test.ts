@@ -5,8 +5,9 @@
  * that logs in and consents. Covers both eras, the handler's view of the caller, step-up, refresh,
  * a revoked grant and a rotated signing key.
  */
-import { createServerHttpHandler, jwtVerifier, McpServer } from '@twofold/server/experimental';
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import { jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

@@ -4,11 +4,8 @@
  * Before, it failed the connection with REQUEST_TIMEOUT after `probeTimeoutMs`.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import {
-  createServerHttpHandler,
-  InvalidTokenError,
-  McpServer,
-} from '@twofold/server/experimental';
+import { InvalidTokenError, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import type { HttpAuthorizer } from '@twofold/transports/experimental';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';

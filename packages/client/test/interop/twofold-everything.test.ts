@@ -5,7 +5,7 @@
  * every list, progress, logging, `input_required` tools and prompts answered by the handlers,
  * and `listen` announcing list changes (which also invalidate the cached lists).
  */
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { describe, expect, it } from 'vitest';
 import { createEverythingServer } from '../../../../apps/everything-server/src/server';
 import type { McpClient } from '../../src/client';

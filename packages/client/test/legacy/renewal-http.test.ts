@@ -2,7 +2,8 @@
  * A legacy HTTP session the server forgot (its replica restarted or was replaced) answers 404;
  * the client starts a new session, as the legacy revisions require, and sends the request again.
  */
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { describe, expect, it } from 'vitest';
 import { httpServer } from '../../src/targets/http';

@@ -4,7 +4,8 @@
  * everything server (stdio, from source) beside `@modelcontextprotocol/server-everything`,
  * clashing on tool names in one registry.
  */
-import { createServerHttpHandler, McpServer } from '@twofold/server/experimental';
+import { McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

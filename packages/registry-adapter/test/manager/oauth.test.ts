@@ -4,8 +4,9 @@
  * tools; without a way to ask a person it fails once, naming the step, and is not restarted.
  */
 import { OAuthProvider } from '@twofold/client/experimental';
-import { createServerHttpHandler, jwtVerifier, McpServer } from '@twofold/server/experimental';
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import { jwtVerifier, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import { serve } from '@twofold/transports/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

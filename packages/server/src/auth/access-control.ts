@@ -5,7 +5,7 @@
  * along to the handlers. The token itself goes no further than `verifyToken`.
  */
 import { isJsonRpcRequest, type JsonRpcMessage } from '@twofold/protocol/experimental';
-import type { HttpAccessControl, HttpGrant } from '@twofold/transports/experimental';
+import type { HttpAccessControl, HttpGrant } from '@twofold/transports/http-server';
 import type { Operations } from '../operations/types';
 import { checkScopes } from '../registry/checks';
 import { type Challenge, challengeResponse } from './challenge';

@@ -1,5 +1,5 @@
 /** What every framework adapter shares: one long-lived endpoint, and its `close`. */
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import type { ServedServer } from '../core/served-server';
 import { createServerHttpHandler, type ServerHttpHandlerOptions } from '../serve/http-handler';
 

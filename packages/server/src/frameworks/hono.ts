@@ -1,5 +1,5 @@
 /** The endpoint as a hono handler (any runtime hono runs on). */
-import type { HttpRequestContext } from '@twofold/transports/experimental';
+import type { HttpRequestContext } from '@twofold/transports/http-server';
 import type { ServedServer } from '../core/served-server';
 import type { ServerHttpHandlerOptions } from '../serve/http-handler';
 import { type FrameworkEndpoint, frameworkEndpoint } from './endpoint';

@@ -32,7 +32,7 @@ import {
   selectLegacyVersion,
   type Transport,
 } from '@twofold/protocol/experimental';
-import type { HttpMessageContext } from '@twofold/transports/experimental';
+import type { HttpMessageContext } from '@twofold/transports/http-server';
 import type { AuthInfo } from '../auth/types';
 import { toWireError } from '../core/error-mapping';
 import { callExtensionMethod } from '../core/extension-methods';

@@ -1,7 +1,11 @@
-/** Serving a server over Streamable HTTP on node:http (Node). */
-import { type ServedEndpoint, type ServeOptions, serve } from '@twofold/transports/node';
+/**
+ * Serving a server over Streamable HTTP on node:http (Node). The HTTP endpoint and `serve` are
+ * imported when `serveHttp` is first called, so that a stdio server importing this entry does
+ * not load them.
+ */
+import type { ServedEndpoint, ServeOptions } from '@twofold/transports/node';
 import type { ServedServer } from '../core/served-server';
-import { createServerHttpHandler, type ServerHttpHandlerOptions } from '../serve/http-handler';
+import type { ServerHttpHandlerOptions } from '../serve/http-handler';
 
 /**
  * Options of {@link serveHttp}: the endpoint's ({@link ServerHttpHandlerOptions}: legacy
@@ -42,6 +46,10 @@ export async function serveHttp(
   options: ServeHttpOptions = {},
 ): Promise<ServedEndpoint> {
   const { host, port, allowedHosts, headersTimeoutMs, onerror, ...endpoint } = options;
+  const [{ createServerHttpHandler }, { serve }] = await Promise.all([
+    import('../serve/http-handler'),
+    import('@twofold/transports/node'),
+  ]);
   const handler = createServerHttpHandler(server, { ...endpoint, onerror });
   return serve(handler, { host, port, allowedHosts, headersTimeoutMs, onerror });
 }

@@ -1,6 +1,6 @@
 /** Serving a server on this process's stdin/stdout (Node). */
 import type { Transport } from '@twofold/protocol/experimental';
-import { StdioServerTransport, type StdioServerTransportOptions } from '@twofold/transports/node';
+import { StdioServerTransport, type StdioServerTransportOptions } from '@twofold/transports/stdio';
 import type { ServedServer } from '../core/served-server';
 import {
   type ServedConnection,

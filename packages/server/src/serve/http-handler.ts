@@ -17,7 +17,7 @@ import {
   type HttpServerCoreOptions,
   type HttpServerHandler,
   type LegacyHooks,
-} from '@twofold/transports/experimental';
+} from '@twofold/transports/http-server';
 import { createResourceServer } from '../auth/access-control';
 import type { AuthInfo, HttpAuthOptions } from '../auth/types';
 import type { ModernIo } from '../core/modern-io';

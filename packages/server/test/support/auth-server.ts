@@ -2,7 +2,7 @@
  * A protected endpoint for the auth tests: a real `McpServer` whose handlers report what they
  * see, served on a loopback port at `/mcp` with the `auth` option built for its resource URL.
  */
-import type { HttpServerHandler } from '@twofold/transports/experimental';
+import type { HttpServerHandler } from '@twofold/transports/http-server';
 import { type ServedEndpoint, serve } from '@twofold/transports/node';
 import { InputRequired } from '../../src/api';
 import type { HttpAuthOptions } from '../../src/auth/types';

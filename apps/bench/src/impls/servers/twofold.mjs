@@ -24,7 +24,7 @@ for (const spec of specs) {
 if (option('transport', 'stdio') === 'http') {
   // Imported only here: a stdio server does not load the HTTP stack.
   const [{ createServerHttpHandler }, { serve }, { announce }] = await Promise.all([
-    import('@twofold/server/experimental'),
+    import('@twofold/server/http'),
     import('@twofold/transports/node'),
     import('./http-host.mjs'),
   ]);

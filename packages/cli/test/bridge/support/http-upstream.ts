@@ -3,7 +3,8 @@
  * stdio-direction tests: `greet` needs an elicitation, `count` reports progress, `toggle`
  * changes the tool list (`extra` comes and goes), `trace` answers with its trace context.
  */
-import { createServerHttpHandler, InputRequired, McpServer } from '@twofold/server/experimental';
+import { InputRequired, McpServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { closeAfterTest } from './bridge-env';
 

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServerHttpHandler } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { createEverythingServer } from '../../../../../apps/everything-server/src/server';
 import {

@@ -6,7 +6,8 @@
  */
 import type { ServerTarget } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
-import { createServerHttpHandler, type ServedServer } from '@twofold/server/experimental';
+import type { ServedServer } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { serve } from '@twofold/transports/node';
 import { afterTest } from './env';
 

@@ -7,13 +7,13 @@ import type { ServerTarget } from '@twofold/client/experimental';
 import { httpServer } from '@twofold/client/node';
 import type { JsonRpcMessage, Transport } from '@twofold/protocol/experimental';
 import {
-  createServerHttpHandler,
   type McpServer,
   type Operations,
   type ServedConnection,
   type ServedServer,
   serveTransport,
 } from '@twofold/server/experimental';
+import { createServerHttpHandler } from '@twofold/server/http';
 import { createInMemoryPair } from '@twofold/transports/experimental';
 import { serve } from '@twofold/transports/node';
 import { afterTest } from './env';
