@@ -51,3 +51,39 @@ describe('built Node entries', () => {
     });
   }
 });
+
+// A CommonJS program gets CommonJS all the way down: `serveHttp` loads its HTTP code lazily,
+// and each CJS entry carries its own copy of the core's modules, so the entries must still
+// recognize one another's replies (a 500 on every request before).
+describe('a CommonJS program', () => {
+  it('serves over HTTP with serveHttp and is answered by a CommonJS client', async () => {
+    const { McpServer } =
+      require('@twofold/server/experimental') as typeof import('@twofold/server/experimental');
+    const { serveHttp } = require('@twofold/server/node') as typeof import('@twofold/server/node');
+    const { McpClient } =
+      require('@twofold/client/experimental') as typeof import('@twofold/client/experimental');
+    const { httpServer } = require('@twofold/client/node') as typeof import('@twofold/client/node');
+    // A key of its own keeps the endpoint from warning about a random one.
+    const key = 'a key for this test only, 32 bytes or more';
+    const server = new McpServer({ name: 'cjs', version: '1.0.0', requestState: { key } });
+    server.registerTool({
+      name: 'ping',
+      description: 'Answers pong',
+      inputSchema: { type: 'object' },
+      handler: () => 'pong',
+    });
+    const failures: Error[] = [];
+    const endpoint = await serveHttp(server, { onerror: (error) => failures.push(error) });
+    try {
+      const client = await McpClient.connect(httpServer({ url: endpoint.url }), {
+        clientInfo: { name: 'cjs-client', version: '1.0.0' },
+      });
+      const result = await client.callTool('ping', {});
+      await client.close();
+      expect(result.content).toEqual([{ type: 'text', text: 'pong' }]);
+      expect(failures).toEqual([]);
+    } finally {
+      await endpoint.close();
+    }
+  });
+});

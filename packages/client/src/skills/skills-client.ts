@@ -101,7 +101,7 @@ export class SkillsClient {
     const entry = typeof skill === 'string' ? await this.find(skill, options) : skill;
     const manifest = await this.readFile(entry, entry.uri, options);
     // The YAML parser loads with the first skill, not with every client.
-    const { parseSkillFrontmatter } = await import('@twofold/protocol/skills');
+    const { parseSkillFrontmatter } = await import('./frontmatter');
     const parsed = parseSkillFrontmatter(manifest.text ?? '');
     if (!parsed.ok) {
       throw new SkillVerificationError('frontmatter', entry.uri, `${entry.uri}: ${parsed.reason}`);

@@ -1,26 +1,9 @@
-/**
- * Serving a server over Streamable HTTP on node:http (Node). The HTTP endpoint and `serve` are
- * imported when `serveHttp` is first called, so that a stdio server importing this entry does
- * not load them.
- */
-import type { ServedEndpoint, ServeOptions } from '@twofold/transports/node';
+/** Serving a server over Streamable HTTP on node:http (Node). */
+import type { ServedEndpoint } from '@twofold/transports/node';
 import type { ServedServer } from '../core/served-server';
-import type { ServerHttpHandlerOptions } from '../serve/http-handler';
+import type { ServeHttpOptions } from './serve-http-now';
 
-/**
- * Options of {@link serveHttp}: the endpoint's ({@link ServerHttpHandlerOptions}: legacy
- * sessions, body limits, `auth`, …) and the `node:http` server's (`serve`'s `host`, `port`,
- * `allowedHosts`, `headersTimeoutMs`). Where both have an option of the same name:
- * `allowedHosts` is `serve`'s (by default the loopback names of a loopback bind, `false` for no
- * check), `onerror` receives the failures of both, and `requestTimeoutMs` is the endpoint's
- * (how long a legacy server-to-client request waits); the bound on a whole request's arrival
- * stays at `serve`'s default of 120 s (compose `createServerHttpHandler` with `serve` to set it).
- *
- * @experimental
- */
-export interface ServeHttpOptions
-  extends Omit<ServerHttpHandlerOptions, 'allowedHosts'>,
-    Omit<ServeOptions, 'requestTimeoutMs'> {}
+export type { ServeHttpOptions } from './serve-http-now';
 
 /**
  * Serves `server` over Streamable HTTP on `node:http` in both eras, in one call: the endpoint
@@ -45,11 +28,9 @@ export async function serveHttp(
   server: ServedServer,
   options: ServeHttpOptions = {},
 ): Promise<ServedEndpoint> {
-  const { host, port, allowedHosts, headersTimeoutMs, onerror, ...endpoint } = options;
-  const [{ createServerHttpHandler }, { serve }] = await Promise.all([
-    import('../serve/http-handler'),
-    import('@twofold/transports/node'),
-  ]);
-  const handler = createServerHttpHandler(server, { ...endpoint, onerror });
-  return serve(handler, { host, port, allowedHosts, headersTimeoutMs, onerror });
+  // The endpoint and node:http load with the first call: a stdio server never loads them. A
+  // relative import keeps a CommonJS build on CommonJS modules (a package specifier would load
+  // the ESM build beside it, with classes of its own).
+  const { serveHttpNow } = await import('./serve-http-now');
+  return serveHttpNow(server, options);
 }
