@@ -3,6 +3,7 @@ import { definePackageBuild } from '../../config/tsup.ts';
 export default definePackageBuild({
   entries: [
     'index',
+    'shared',
     'experimental',
     'http',
     'node',
@@ -15,6 +16,7 @@ export default definePackageBuild({
     'opentelemetry',
   ],
   bundled: ['@cfworker/json-schema'],
-  // A stdio server loads ./experimental and ./node; the HTTP endpoint is ./http's.
-  hubs: ['experimental', 'http', 'node'],
+  // A stdio server loads ./experimental and ./node; the HTTP endpoint is ./http's. `shared`
+  // (not exported) holds the core modules both ./experimental and ./http use.
+  hubs: ['shared', 'experimental', 'http', 'node'],
 });

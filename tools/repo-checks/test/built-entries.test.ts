@@ -1,6 +1,8 @@
 // Loads every package's built root entry the way users will, as ESM and as CJS, and checks the
 // version injected at build time. turbo builds the packages before this test (devDependencies).
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedPackages } from '../src/workspace.ts';
 
@@ -52,9 +54,30 @@ describe('built Node entries', () => {
   }
 });
 
-// A CommonJS program gets CommonJS all the way down: `serveHttp` loads its HTTP code lazily,
-// and each CJS entry carries its own copy of the core's modules, so the entries must still
-// recognize one another's replies (a 500 on every request before).
+// The packages built with hubs keep one copy of each class in CommonJS too: a class two CJS
+// files both define is one `instanceof` and one module state that entries no longer share.
+describe('built CommonJS files', () => {
+  const HUB_PACKAGES = ['protocol', 'transports', 'server'];
+  for (const pkg of publishedPackages().filter(({ dir }) => HUB_PACKAGES.includes(dir))) {
+    it(`${pkg.json.name} defines each class in one CJS file`, () => {
+      const dist = join(pkg.path, 'dist');
+      const definedIn = new Map<string, string[]>();
+      for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
+        const text = readFileSync(join(dist, file), 'utf8');
+        for (const [, name] of text.matchAll(/^var (\w+) = class\b/gm)) {
+          definedIn.set(name as string, [...(definedIn.get(name as string) ?? []), file]);
+        }
+      }
+      // The listing works: the package defines classes.
+      expect(definedIn.size).toBeGreaterThan(0);
+      const twice = [...definedIn].filter(([, files]) => files.length > 1);
+      expect(Object.fromEntries(twice)).toEqual({});
+    });
+  }
+});
+
+// A CommonJS program gets CommonJS all the way down: `serveHttp` loads its HTTP code lazily, and
+// the entries share one copy of each class (a second copy of `Reply` made every answer a 500).
 describe('a CommonJS program', () => {
   it('serves over HTTP with serveHttp and is answered by a CommonJS client', async () => {
     const { McpServer } =

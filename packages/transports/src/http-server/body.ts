@@ -13,7 +13,7 @@ import {
   parseMessage,
 } from '@twofold/protocol/experimental';
 import type { BodyLimits, IncomingRequest } from './incoming';
-import { type Answer, errorResponse, isReply, type Reply, rejectRequest } from './responses';
+import { type Answer, errorResponse, Reply, rejectRequest } from './responses';
 
 /** The posted message, or the refusal to send instead. */
 export type MessageResult = { ok: true; decoded: DecodedMessage } | { ok: false; response: Reply };
@@ -23,7 +23,7 @@ export type BodyResult = { ok: true; text: string } | { ok: false; response: Rep
 
 /** Marks an answer as the last on its connection (HTTP/1.1 `Connection: close`). */
 export function closingConnection(answer: Answer): Answer {
-  if (isReply(answer)) {
+  if (answer instanceof Reply) {
     answer.headers.Connection = 'close';
     return answer;
   }

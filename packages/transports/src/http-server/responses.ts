@@ -19,10 +19,6 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   'X-Accel-Buffering': 'no',
 };
 
-// Replies are told apart by this brand, not by `instanceof`: a CommonJS build has no shared
-// chunks, so each entry that makes or writes replies carries a copy of this class.
-const REPLY = Symbol.for('@twofold/transports.Reply');
-
 /**
  * An answer the core made: a status, headers, and a body of text (JSON), a stream (SSE) or
  * none. Its headers stay writable until it is sent.
@@ -41,7 +37,6 @@ export class Reply {
     return new Response(this.body, { status: this.status, headers: this.headers });
   }
 }
-Object.defineProperty(Reply.prototype, REPLY, { value: true });
 
 /**
  * What the core answers a request with: a {@link Reply} of its own, or a `Response` that a
@@ -51,18 +46,9 @@ Object.defineProperty(Reply.prototype, REPLY, { value: true });
  */
 export type Answer = Reply | Response;
 
-/** Whether `value` is a {@link Reply}, made by this copy of the class or another. */
-export function isReply(value: unknown): value is Reply {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value as Record<symbol, unknown>)[REPLY] === true
-  );
-}
-
 /** The answer as a web `Response`. */
 export function toResponse(answer: Answer): Response {
-  return isReply(answer) ? answer.toResponse() : answer;
+  return answer instanceof Reply ? answer.toResponse() : answer;
 }
 
 /** A JSON body with the given status and extra headers. */
@@ -131,5 +117,5 @@ export function sseReply(body: ReadableStream<Uint8Array>, extra: Record<string,
 
 /** Whether `value` is an answer rather than, say, an access control's grant. */
 export function isAnswer(value: unknown): value is Answer {
-  return isReply(value) || value instanceof Response;
+  return value instanceof Reply || value instanceof Response;
 }

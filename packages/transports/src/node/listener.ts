@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyAlreadyRead } from '../http-server/body';
-import { type Answer, isReply, type Reply } from '../http-server/responses';
+import { type Answer, Reply } from '../http-server/responses';
 import type { CoreHandler, HttpHandler, HttpRequestContext } from '../http-server/types';
 import { bodyConsumed, NodeIncoming, toWebRequest } from './request';
 
@@ -59,7 +59,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
 }
 
 function writeAnswer(answer: Answer, res: ServerResponse): Promise<void> {
-  return isReply(answer) ? writeReply(answer, res) : writeResponse(answer, res);
+  return answer instanceof Reply ? writeReply(answer, res) : writeResponse(answer, res);
 }
 
 /** Streams `body` after the head, with backpressure; a client gone cancels it. */
