@@ -5,7 +5,8 @@
  */
 import { isRecord } from '@twofold/protocol/experimental';
 import type { z } from 'zod';
-import { formatConfigPath, McpConfigError, type McpConfigIssue } from './errors';
+import { McpConfigError, type McpConfigIssue } from './errors';
+import { formatConfigPath } from './path';
 import {
   httpServerEntrySchema,
   mcpConfigSchema,

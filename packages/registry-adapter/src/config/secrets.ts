@@ -3,7 +3,8 @@
  * entry is shown. VS Code's `${input:ID}` cannot be resolved (twofold does not prompt): a server
  * that uses one fails to start with an error saying what to write instead.
  */
-import { formatConfigPath, McpConfigError, type McpConfigIssue } from './errors';
+import { McpConfigError, type McpConfigIssue } from './errors';
+import { formatConfigPath } from './path';
 import { ENV_REFERENCE, INPUT_REFERENCE, inspectEntry, isHttpUrl } from './secret-rules';
 import type { ServerEntry } from './types';
 

@@ -12,7 +12,7 @@ import {
   type RequestContext,
   type ToolReturn,
 } from '@twofold/server/experimental';
-import { compareNames } from '../registry/memory';
+import { compareNames } from '../registry/order';
 import type {
   HostTool,
   InputRequiredOutcome,

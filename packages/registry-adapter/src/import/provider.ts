@@ -13,7 +13,7 @@ import {
 import { planNames } from '../names/plan';
 import { resolveNameRules } from '../names/rules';
 import type { ConflictPolicy, NameAssignment, NameRules, SkippedTool } from '../names/types';
-import { compareNames } from '../registry/memory';
+import { compareNames } from '../registry/order';
 import type { InputResolver, ToolOrigin, ToolRegistry } from '../registry/types';
 import {
   callResolver,

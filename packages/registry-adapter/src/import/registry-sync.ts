@@ -6,7 +6,7 @@
 import type { Tool } from '@twofold/protocol/experimental';
 import type { NamePlan } from '../names/plan';
 import type { SkippedTool } from '../names/types';
-import { compareNames } from '../registry/memory';
+import { compareNames } from '../registry/order';
 import type { HostTool, ToolRegistry } from '../registry/types';
 import { adaptTool, retireTool, type ServerLink } from './adapted-tool';
 import type { ProviderEvent } from './types';

@@ -1,6 +1,7 @@
 /** InMemoryToolRegistry: code-point order, unique names, synchronous watchers. */
 import { describe, expect, it } from 'vitest';
-import { compareNames, InMemoryToolRegistry } from '../../src/registry/memory';
+import { InMemoryToolRegistry } from '../../src/registry/memory';
+import { compareNames } from '../../src/registry/order';
 import type { HostTool, RegistryChange } from '../../src/registry/types';
 
 function tool(name: string): HostTool {
