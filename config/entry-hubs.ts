@@ -58,8 +58,9 @@ async function exportsOf(build: PluginBuild, path: string): Promise<readonly str
  * file (`./experimental.js`, or `.cjs`) when the hub exports all of its names; one with
  * internal names stays in a chunk the entries share. In CJS, which has no shared chunks, it
  * also keeps one copy of each hub class across entries; a chunk's modules, though, are copied
- * into each CJS entry, each copy with its own classes and module state. A package lists such
- * modules in a `shared` hub (an entry no `exports` path names) so that they exist once.
+ * into each CJS entry, each copy with its own classes and module state, and so is what such a
+ * module imports from the hub's graph, whole names or not. A package lists such modules in a
+ * `shared` hub (an entry no `exports` path names) so that they exist once.
  * Hubs are tried in order: `['experimental', 'node']` lets `node` take the core from
  * `experimental` and a third entry take both.
  */

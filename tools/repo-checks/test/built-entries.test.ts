@@ -1,7 +1,8 @@
 // Loads every package's built root entry the way users will, as ESM and as CJS, and checks the
 // version injected at build time. turbo builds the packages before this test (devDependencies).
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { publishedPackages } from '../src/workspace.ts';
@@ -64,7 +65,8 @@ describe('built CommonJS files', () => {
     const definedIn = new Map<string, string[]>();
     for (const file of readdirSync(dist).filter((name) => name.endsWith('.cjs'))) {
       const text = readFileSync(join(dist, file), 'utf8');
-      for (const [, name] of text.matchAll(/^var (\w+) = class\b/gm)) {
+      // The bundler names a second copy with a number (`McpConfigError2`): count it as the same.
+      for (const [, name] of text.matchAll(/^var (\w+?)\d* = class\b/gm)) {
         definedIn.set(name as string, [...(definedIn.get(name as string) ?? []), file]);
       }
     }
@@ -115,6 +117,29 @@ describe('a CommonJS program', () => {
       expect(failures).toEqual([]);
     } finally {
       await endpoint.close();
+    }
+  });
+});
+
+// The registry adapter's ./node reads mcp.json through modules ./experimental does not export
+// whole; its CommonJS build once defined a second McpConfigError there.
+describe('a CommonJS program using the registry adapter', () => {
+  it('catches the errors of ./node with the classes of ./experimental', async () => {
+    const { McpConfigError } =
+      require('@twofold/registry-adapter/experimental') as typeof import('@twofold/registry-adapter/experimental');
+    const { readMcpConfigFile } =
+      require('@twofold/registry-adapter/node') as typeof import('@twofold/registry-adapter/node');
+    const dir = mkdtempSync(join(tmpdir(), 'twofold-cjs-'));
+    try {
+      const file = join(dir, 'mcp.json');
+      writeFileSync(file, '{ "mcpServers": ');
+      const failure = await readMcpConfigFile(file).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(McpConfigError);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
