@@ -24,6 +24,8 @@ export {
 } from './node/listener';
 export { type ServedEndpoint, type ServeOptions, serve } from './node/serve';
 export { type UndiciFetch, undiciFetch } from './node/undici-fetch';
+// The stdio names, listed as `./stdio` lists them (a test keeps the two alike): `export *` from
+// that entry would lose them in the build, which takes a hub's names one by one.
 export {
   DEFAULT_INHERITED_ENV_VARS,
   DEFAULT_INPUT_END_GRACE_MS,
